@@ -1,0 +1,107 @@
+# nsconform - conformance tests for Linux namespaces.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := build
+CACHE ?= $(TOP)/cache
+export NSCONFORM_CACHE := $(CACHE)
+
+# The kselftest harness headers: from Debian's linux-source-6.12 unless
+# KSELFTEST_DIR names a kernel tree's tools/testing/selftests.
+KSELFTEST_DIR ?= $(CACHE)/kselftest
+KSELFTEST_HEADERS := $(KSELFTEST_DIR)/kselftest_harness.h $(KSELFTEST_DIR)/kselftest.h
+
+CC ?= cc
+CFLAGS ?= -O2
+CFLAGS += -Wall -Wextra -Werror -std=gnu11
+CPPFLAGS += -I$(TOP)/fixtures -idirafter $(KSELFTEST_DIR)
+LDFLAGS += -static
+LDLIBS += -lcap
+
+# Per-case extra libraries (e.g. LDLIBS_net := -lnl-route-3 -lnl-3).
+LDLIBS_net := -lnl-route-3 -lnl-3 -lpthread -lm
+CPPFLAGS_net := -I/usr/include/libnl3
+
+CASE_SRCS := $(sort $(wildcard cases/*.c))
+CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))
+FIXTURE_SRCS := $(sort $(wildcard fixtures/*.c))
+FIXTURE_OBJS := $(patsubst fixtures/%.c,$(BUILD)/fixtures/%.o,$(FIXTURE_SRCS))
+FIXTURE_LIB := $(BUILD)/fixtures/libnsconform.a
+HARNESS_SRCS := $(sort $(wildcard harness/*.c))
+HARNESS_BINS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
+SELFTEST_SRCS := $(sort $(wildcard harness/selftest/*.c))
+SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_SRCS))
+
+# Arguments passed through to the runners.
+RUN_ARGS ?=
+
+.PHONY: all build deps headers check test selftest clean distclean help \
+	kernel kernels matrix report mutate soak bench-vm
+
+all: build
+
+build: $(CASES) $(HARNESS_BINS) $(SELFTEST_BINS)
+
+help:
+	@echo "nsconform targets:"
+	@echo "  make              build the case binaries (build/cases/*)"
+	@echo "  make deps         install missing Debian packages (root) or print the apt-get line"
+	@echo "  make check        run every case on the running kernel (root pass, then user pass)"
+	@echo "  make test         the project's own tests: self-tests of the harness, then make check"
+	@echo "  make kernels      list the Debian kernels that can be fetched"
+	@echo "  make kernel K=6.12             fetch one kernel into the cache"
+	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
+	@echo "  make report       kernel x case matrix of results/latest"
+	@echo "  make mutate       run the cases against 'lying kernel' mutants"
+	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
+	@echo "Variables: KSELFTEST_DIR=path (kselftest headers), RUN_ARGS=... (passed to the runner)"
+
+deps:
+	@harness/deps
+
+headers: $(KSELFTEST_HEADERS)
+
+$(KSELFTEST_HEADERS):
+	@if [ "$(KSELFTEST_DIR)" != "$(CACHE)/kselftest" ]; then \
+		echo "error: KSELFTEST_DIR=$(KSELFTEST_DIR) has no $(@F)" >&2; exit 1; fi
+	harness/fetch-kselftest $(KSELFTEST_DIR)
+
+$(BUILD)/fixtures/%.o: fixtures/%.c fixtures/nsconform.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(FIXTURE_LIB): $(FIXTURE_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/cases/%: cases/%.c $(FIXTURE_LIB) $(KSELFTEST_HEADERS) $(wildcard fixtures/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CPPFLAGS_$*) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS_$*) $(LDLIBS)
+
+$(BUILD)/harness/%: harness/%.c $(FIXTURE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
+
+$(BUILD)/selftest/%: harness/selftest/%.c $(FIXTURE_LIB) $(KSELFTEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
+
+check: deps
+	@$(MAKE) --no-print-directory build
+	harness/check $(RUN_ARGS)
+
+selftest: deps
+	@$(MAKE) --no-print-directory build
+	harness/selftest/run
+
+test: deps
+	@$(MAKE) --no-print-directory build
+	harness/selftest/run
+	harness/check $(RUN_ARGS)
+
+clean:
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf $(CACHE) results/[0-9]* results/latest
