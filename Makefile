@@ -100,6 +100,35 @@ test: deps
 	harness/selftest/run
 	harness/check $(RUN_ARGS)
 
+# Kernel matrix in QEMU (harness/kernel, harness/matrix).
+K ?= latest
+KERNELS ?= 5.10 6.1 6.12 7.2
+kernels:
+	harness/kernel list
+
+kernel:
+	harness/kernel fetch $(K)
+
+matrix: deps
+	@$(MAKE) --no-print-directory build
+	harness/matrix $(RUN_ARGS) $(KERNELS)
+
+bench-vm: deps
+	@$(MAKE) --no-print-directory build
+	harness/bench-vm $(KERNELS)
+
+report:
+	harness/report $(RUN_ARGS) results/latest
+
+mutate: deps
+	@$(MAKE) --no-print-directory build
+	harness/mutate $(RUN_ARGS)
+
+N ?= 50
+soak: deps
+	@$(MAKE) --no-print-directory build
+	harness/soak $(N)
+
 clean:
 	rm -rf $(BUILD)
 

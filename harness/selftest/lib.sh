@@ -1,0 +1,40 @@
+# harness/selftest/lib.sh - a few TAP helpers for the self-test scripts.
+# Source it, call plan N, then ok/fail/is/like; every check prints one line.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+nsrun=$top/build/harness/nsrun
+selftest=$top/build/selftest
+_n=0
+_failed=0
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/nsconform-selftest.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+plan() { echo "1..$1"; }
+_result() {
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+	fi
+}
+# ok CMD... DESCRIPTION is awkward in sh: use check "desc" cmd args...
+check() { d=$1; shift; "$@" >/dev/null 2>&1; _result $? "$d"; }
+# is "desc" got want
+is() {
+	[ "$2" = "$3" ]; r=$?
+	_result $r "$1"
+	[ $r = 0 ] || echo "# got '$2', want '$3'"
+}
+# like "desc" file regex: the file has a line matching the ERE
+like() {
+	grep -Eq -- "$3" "$2"; r=$?
+	_result $r "$1"
+	[ $r = 0 ] || { echo "# no line of $2 matches /$3/:"; sed 's/^/#   /' "$2" | head -n 20; }
+}
+unlike() {
+	! grep -Eq -- "$3" "$2"; r=$?
+	_result $r "$1"
+	[ $r = 0 ] || grep -E -- "$3" "$2" | sed 's/^/#   /'
+}
+done_testing() { exit $((_failed > 0)); }

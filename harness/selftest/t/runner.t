@@ -1,0 +1,44 @@
+#!/bin/sh
+# The host runner: failures fail the run, hangs and crashes are bounded and
+# named, the user pass really has no privilege, results are kept.
+. "$(dirname "$0")/../lib.sh"
+plan 17
+
+# A failing case makes harness/check exit non-zero and keeps its TAP.
+"$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
+	--quiet "$selftest/failing" > "$scratch/out" 2>&1
+is "a failing case makes the run exit 1" $? 1
+tap=$(ls "$scratch"/r/fail/*/user/failing.tap)
+like "its raw TAP is kept" "$tap" '^not ok 2 global\.fails'
+like "the verdict line says FAIL" "$scratch/out" 'user pass on .*: FAIL'
+is "results/latest points at the run" "$(readlink "$scratch/r/latest")" fail
+
+# A passing case makes it exit 0.
+"$top/harness/check" --results "$scratch/r" --run-id pass --no-hygiene --pass user \
+	--quiet "$selftest/whoami" > "$scratch/out" 2>&1
+is "a passing case makes the run exit 0" $? 0
+
+# The user pass runs with an unprivileged uid and no capabilities.
+"$nsrun" --pass user -- "$selftest/whoami" > "$scratch/who" 2>&1
+like "user pass: uid is unprivileged" "$scratch/who" '^# Uid:[[:space:]]+65534[[:space:]]+65534'
+like "user pass: no effective capability" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
+like "user pass: no permitted capability" "$scratch/who" '^# CapPrm:[[:space:]]+0+$'
+"$nsrun" --pass root -- "$selftest/whoami" > "$scratch/who" 2>&1
+like "root pass: CAP_SYS_ADMIN" "$scratch/who" 'sys_admin 1'
+
+# A case that hangs costs one timeout, keeps earlier results, leaves nothing.
+start=$(date +%s)
+"$nsrun" --timeout 3 --tap-dir "$scratch" -- "$selftest/hangs" > "$scratch/hang" 2>&1
+is "a hanging case fails" $? 1
+is "it costs one timeout, not more" "$(( $(date +%s) - start <= 6 ))" 1
+like "results before the hang are kept" "$scratch/hangs.tap" '^ok 2 global\.leaves_child_behind'
+like "the hanging test is not ok # TIMEOUT" "$scratch/hangs.tap" '^not ok 3 global\.blocks_in_wait # TIMEOUT'
+like "the plan is still met" "$scratch/hangs.tap" '^not ok 4 '
+sleep 0.2
+is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0
+
+# A crashing binary keeps what it reported and fails the rest.
+"$nsrun" --tap-dir "$scratch" -- "$selftest/crashes" > /dev/null 2>&1
+is "a crashing case fails with its signal" $? 139
+like "results before the crash are kept" "$scratch/crashes.tap" '^ok 1 before_crash'
+done_testing

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Self-test: reports, as TAP diagnostics, the ids and capabilities the
+ * runner gave the case, and the namespaces it runs in, so that the
+ * self-tests can check what each pass really gets.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+
+int main(void)
+{
+	char status[8192], *line;
+
+	printf("TAP version 13\n1..1\n");
+	if (read_file("/proc/self/status", status, sizeof(status)) < 0)
+		return 1;
+	for (line = strtok(status, "\n"); line; line = strtok(NULL, "\n"))
+		if (!strncmp(line, "Uid:", 4) || !strncmp(line, "Gid:", 4) ||
+		    !strncmp(line, "Cap", 3) || !strncmp(line, "NSpid:", 6))
+			printf("# %s\n", line);
+	printf("# pid %d sys_admin %d none %d\n", getpid(), have_sys_admin(),
+	       caps_none_effective());
+	printf("ok 1 whoami\n");
+	return 0;
+}
