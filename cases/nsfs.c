@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The namespace API: /proc/PID/ns files, keeping a namespace alive, and the
+ * rules of setns(2) (namespaces(7), setns(2), the article's part 2,
+ * ns_exec.c).  unshare(2) and clone(2)/clone3(2) are in nsfs_create.c,
+ * ioctl_ns(2) in nsfs_ioctl.c, the max_*_namespaces limits in nsfs_limits.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "nsapi.h"
+#include "kselftest_harness.h"
+
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
+
+/* Exit code of a worker meaning "the kernel lacks this": the test SKIPs. */
+#define NS_MISSING 42
+
+/*
+ * A holder: a child in new namespaces that runs @prep, reports its result
+ * and stays alive until the parent says so.
+ */
+struct holder {
+	pid_t pid;
+	struct ns_sync s;
+};
+
+static int holder_start(struct holder *h, unsigned long flags,
+			int (*prep)(void *), void *arg)
+{
+	char rc = 0;
+
+	if (ns_sync_init(&h->s))
+		return -1;
+	h->pid = ns_clone_admin(flags);
+	if (h->pid < 0) {
+		ns_sync_close(&h->s);
+		return -1;
+	}
+	if (h->pid == 0) {
+		ns_sync_child_side(&h->s);
+		if (prep)
+			rc = prep(arg);
+		ns_sync_tell(&h->s, true, &rc, 1);
+		if (!rc)
+			ns_sync_wait(&h->s, true, NULL, 0, 3 * NS_WAIT_MS);
+		_exit(rc);
+	}
+	ns_sync_parent_side(&h->s);
+	if (ns_sync_wait(&h->s, false, &rc, 1, NS_WAIT_MS))
+		rc = -1;
+	return rc;
+}
+
+/* Let the holder exit and reap it; returns its exit code. */
+static int holder_stop(struct holder *h)
+{
+	int rc;
+
+	ns_sync_tell(&h->s, false, NULL, 0);
+	rc = ns_wait(h->pid, NS_WAIT_MS);
+	ns_sync_close(&h->s);
+	return rc;
+}
+
+static int open_ns(pid_t pid, const char *type)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static int set_hostname(void *arg)
+{
+	if (sethostname(arg, strlen(arg)))
+		return child_fail("sethostname: %m");
+	return 0;
+}
+
+/* In a fresh child: setns(@fd, @flag), then uname() must say @name. */
+static int join_and_expect_hostname(int fd, int flag, const char *name)
+{
+	struct utsname u;
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		if (setns(fd, flag))
+			_exit(child_fail("setns: %m"));
+		if (uname(&u))
+			_exit(child_fail("uname: %m"));
+		if (strcmp(u.nodename, name))
+			_exit(child_fail("after setns the hostname is '%s', not '%s'",
+					 u.nodename, name));
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/*
+ * Each /proc/self/ns link reads "type:[inode]", the inode being the one
+ * stat() gives, on nsfs; distinct namespaces have distinct inodes
+ * (namespaces(7) "The /proc/[pid]/ns/ directory").
+ */
+TEST(proc_ns_links_read_type_and_inode)
+{
+	ino_t seen[NS_NTYPES];
+	int n = 0;
+
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		char path[64], link[128], want[128];
+		struct statfs sfs;
+		struct stat st;
+		ssize_t len;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", t->name);
+		if (!ns_type_available(t->name)) {
+			TH_LOG("no %s namespaces on this kernel", t->name);
+			continue;
+		}
+		len = readlink(path, link, sizeof(link) - 1);
+		ASSERT_LT(0, len) TH_LOG("readlink %s: %m", path);
+		link[len] = '\0';
+		ASSERT_EQ(0, stat(path, &st));
+		snprintf(want, sizeof(want), "%s:[%lu]", t->name, (unsigned long)st.st_ino);
+		EXPECT_STREQ(want, link);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, fstatfs(fd, &sfs));
+		EXPECT_EQ(NSFS_MAGIC, (unsigned long)sfs.f_type);
+		close(fd);
+		for (int j = 0; j < n; j++)
+			EXPECT_NE(seen[j], st.st_ino) TH_LOG("%s shares an inode", t->name);
+		seen[n++] = st.st_ino;
+	}
+	EXPECT_LE(7, n) TH_LOG("only %d namespace types in /proc/self/ns", n);
+}
+
+/*
+ * A process that setns()es into another's UTS namespace shows the same
+ * device and inode, and a hostname it sets is the other's hostname
+ * (namespaces(7), setns(2)).
+ */
+struct join_arg {
+	struct holder h;
+	char name[64];
+};
+
+static int join_then_set(void *arg)
+{
+	struct join_arg *a = arg;
+	struct ns_ident mine, theirs, parent;
+	int fd;
+
+	if (ns_ident_of(a->h.pid, "uts", &theirs) || ns_ident_of(0, "uts", &parent))
+		return child_fail("stat ns: %m");
+	fd = open_ns(a->h.pid, "uts");
+	if (fd < 0)
+		return child_fail("open uts: %m");
+	if (setns(fd, CLONE_NEWUTS))
+		return child_fail("setns: %m");
+	if (ns_ident_of(0, "uts", &mine))
+		return child_fail("stat own uts: %m");
+	if (!ns_ident_eq(&mine, &theirs) || ns_ident_eq(&mine, &parent))
+		return child_fail("after setns dev/ino are not the holder's");
+	return set_hostname(a->name);
+}
+
+static int join_worker(void *arg)
+{
+	struct join_arg a;
+	int rc, fd;
+
+	(void)arg;
+	snprintf(a.name, sizeof(a.name), "nsc-join-%d", getpid());
+	if (holder_start(&a.h, CLONE_NEWUTS, NULL, NULL))
+		return child_fail("cannot start a UTS holder");
+	rc = ns_run(0, join_then_set, &a);
+	/* a fresh process joining the holder's namespace sees that name */
+	fd = open_ns(a.h.pid, "uts");
+	if (!rc && fd < 0)
+		rc = child_fail("open uts: %m");
+	if (!rc)
+		rc = join_and_expect_hostname(fd, CLONE_NEWUTS, a.name);
+	if (holder_stop(&a.h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+TEST(setns_joiner_shares_ident_and_hostname)
+{
+	struct utsname before, after;
+
+	ASSERT_EQ(0, uname(&before));
+	ASSERT_EQ(0, ns_run_admin(0, join_worker, NULL));
+	ASSERT_EQ(0, uname(&after));
+	EXPECT_STREQ(before.nodename, after.nodename);
+}
+
+/* Start a UTS holder with hostname @name; open its uts file into *@fd. */
+static int uts_holder_with_name(struct holder *h, char *name, int *fd,
+				struct ns_ident *id)
+{
+	if (holder_start(h, CLONE_NEWUTS, set_hostname, name))
+		return child_fail("cannot start a UTS holder");
+	*fd = open_ns(h->pid, "uts");
+	if (*fd < 0 || ns_ident_of(h->pid, "uts", id))
+		return child_fail("open the holder's uts: %m");
+	if (holder_stop(h))
+		return child_fail("holder failed");
+	/* it is reaped: its /proc entry is gone */
+	if (!kill(h->pid, 0) || errno != ESRCH)
+		return child_fail("the holder %d still exists", h->pid);
+	return 0;
+}
+
+static int keep_by_fd(void *arg)
+{
+	char name[64];
+	struct holder h;
+	struct ns_ident id;
+	struct stat st;
+	int fd = -1, rc;
+
+	(void)arg;
+	snprintf(name, sizeof(name), "nsc-fd-%d", getpid());
+	rc = uts_holder_with_name(&h, name, &fd, &id);
+	if (rc)
+		return rc;
+	if (fstat(fd, &st) || st.st_ino != id.ino || st.st_dev != id.dev)
+		return child_fail("the open fd no longer names the namespace");
+	return join_and_expect_hostname(fd, CLONE_NEWUTS, name);
+}
+
+/*
+ * An open /proc/PID/ns fd keeps the namespace alive after its last process
+ * exited, and setns() through it still works (namespaces(7); ns_exec.c).
+ */
+TEST(ns_fd_keeps_namespace_alive_after_exit)
+{
+	ASSERT_EQ(0, ns_run_admin(0, keep_by_fd, NULL));
+}
+
+static int keep_by_bind(void *arg)
+{
+	char name[64], file[64];
+	struct holder h;
+	struct ns_ident id;
+	struct stat st;
+	int fd, nfd, rc;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWNS): %m");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=0700"))
+		return child_fail("private tmpfs on /tmp: %m");
+	snprintf(file, sizeof(file), "/tmp/uts-%d", getpid());
+	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return child_fail("create %s: %m", file);
+	close(fd);
+	snprintf(name, sizeof(name), "nsc-bind-%d", getpid());
+	if (holder_start(&h, CLONE_NEWUTS, set_hostname, name))
+		return child_fail("cannot start a UTS holder");
+	rc = 0;
+	{
+		char src[64];
+
+		snprintf(src, sizeof(src), "/proc/%d/ns/uts", h.pid);
+		if (ns_ident_of(h.pid, "uts", &id) || mount(src, file, NULL, MS_BIND, NULL))
+			rc = child_fail("bind %s on %s: %m", src, file);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	if (rc)
+		return rc;
+	if (stat(file, &st) || st.st_ino != id.ino || st.st_dev != id.dev)
+		return child_fail("%s is not the holder's namespace", file);
+	nfd = open(file, O_RDONLY | O_CLOEXEC);
+	if (nfd < 0)
+		return child_fail("open %s: %m", file);
+	return join_and_expect_hostname(nfd, CLONE_NEWUTS, name);
+}
+
+/*
+ * A bind mount of a /proc/PID/ns file keeps the namespace alive after its
+ * last process exited; setns() through the mount point works
+ * (namespaces(7); the article's part 2).
+ */
+TEST(bind_mount_keeps_namespace_alive_after_exit)
+{
+	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
+}
+
+/* --- setns type rules -------------------------------------------------- */
+
+#define HOLD_ALL (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | \
+		  CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWCGROUP)
+
+/* In the holder: also create a time namespace (for its children). */
+static int hold_time_too(void *arg)
+{
+	(void)arg;
+	if (ns_type_available("time") && unshare(CLONE_NEWTIME))
+		return child_fail("unshare(CLONE_NEWTIME): %m");
+	return 0;
+}
+
+/* The file that names the holder's namespace of type @t. */
+static const char *held_file(const struct ns_type *t)
+{
+	if (t->flag == CLONE_NEWTIME)
+		return "time_for_children";
+	return t->name;
+}
+
+/* What a joiner compares after setns() into @t. */
+static const char *joined_file(const struct ns_type *t)
+{
+	if (t->flag == CLONE_NEWPID)
+		return "pid_for_children";
+	return t->name;
+}
+
+struct join_req {
+	pid_t holder;
+	const struct ns_type *t;
+	int flag;
+};
+
+static int join_one(void *arg)
+{
+	struct join_req *r = arg;
+	struct ns_ident want, got;
+	int fd;
+
+	fd = open_ns(r->holder, held_file(r->t));
+	if (fd < 0 || ns_ident_of(r->holder, held_file(r->t), &want))
+		return child_fail("open %s of %d: %m", held_file(r->t), r->holder);
+	if (setns(fd, r->flag))
+		return child_fail("setns(%s fd, %#x): %m", r->t->name, r->flag);
+	if (ns_ident_of(0, joined_file(r->t), &got))
+		return child_fail("stat own %s: %m", joined_file(r->t));
+	if (!ns_ident_eq(&want, &got))
+		return child_fail("setns(%s fd, %#x) returned 0 but did not join",
+				  r->t->name, r->flag);
+	return 0;
+}
+
+static int setns_each_type(void *arg)
+{
+	int *use_flag = arg;
+	struct holder h;
+	int rc = 0;
+
+	if (holder_start(&h, HOLD_ALL, hold_time_too, NULL))
+		return child_fail("cannot start a holder in 7 new namespaces");
+	for (int i = 0; i < NS_NTYPES && !rc; i++) {
+		struct join_req r = { h.pid, &ns_types[i], 0 };
+
+		if (!ns_type_available(r.t->name))
+			continue;
+		r.flag = *use_flag ? (int)r.t->flag : 0;
+		rc = ns_run(0, join_one, &r);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/* setns(fd, 0) joins a namespace of any type (setns(2) "nstype"). */
+TEST(setns_flag_zero_joins_every_type)
+{
+	int use_flag = 0;
+
+	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
+}
+
+/* setns(fd, CLONE_NEWX) joins when the fd is of type X (setns(2)). */
+TEST(setns_matching_flag_joins_every_type)
+{
+	int use_flag = 1;
+
+	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
+}
+
+static int setns_mismatch(void *arg)
+{
+	struct ns_ident before[NS_NTYPES], after;
+	struct holder h;
+	int rc = 0;
+
+	(void)arg;
+	if (holder_start(&h, HOLD_ALL, hold_time_too, NULL))
+		return child_fail("cannot start a holder");
+	for (int i = 0; i < NS_NTYPES; i++)
+		if (ns_type_available(ns_types[i].name) &&
+		    ns_ident_of(0, ns_types[i].name, &before[i]))
+			rc = child_fail("stat own ns: %m");
+	for (int i = 0; i < NS_NTYPES && !rc; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int fd;
+
+		if (!ns_type_available(t->name))
+			continue;
+		fd = open_ns(h.pid, held_file(t));
+		if (fd < 0) {
+			rc = child_fail("open %s: %m", t->name);
+			break;
+		}
+		for (int j = 0; j < NS_NTYPES && !rc; j++) {
+			int f = ns_types[j].flag;
+
+			if (j == i)
+				continue;
+			errno = 0;
+			if (setns(fd, f) != -1 || errno != EINVAL)
+				rc = child_fail("setns(%s fd, CLONE_NEW%s): %m, not EINVAL",
+						t->name, ns_types[j].name);
+		}
+		close(fd);
+	}
+	for (int i = 0; i < NS_NTYPES && !rc; i++)
+		if (ns_type_available(ns_types[i].name) &&
+		    (ns_ident_of(0, ns_types[i].name, &after) ||
+		     !ns_ident_eq(&before[i], &after)))
+			rc = child_fail("a refused setns changed the %s namespace",
+					ns_types[i].name);
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * setns(fd, CLONE_NEWX) with an fd of another type fails with EINVAL and
+ * changes nothing (setns(2) ERRORS).
+ */
+TEST(setns_mismatched_type_fails_einval)
+{
+	ASSERT_EQ(0, ns_run_admin(0, setns_mismatch, NULL));
+}
+
+/*
+ * setns() on an fd that is not a namespace (a /proc file, a directory, a
+ * pipe) fails with EINVAL; a closed fd with EBADF (setns(2) ERRORS).
+ */
+TEST(setns_non_namespace_fd_fails_einval)
+{
+	const char *paths[] = { "/proc/self/status", "/proc/self/ns", "/" };
+	int p[2], fd;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		errno = 0;
+		EXPECT_EQ(-1, setns(fd, 0)) TH_LOG("setns(%s) succeeded", paths[i]);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("setns(%s): %m", paths[i]);
+		close(fd);
+	}
+	ASSERT_EQ(0, pipe(p));
+	errno = 0;
+	EXPECT_EQ(-1, setns(p[0], CLONE_NEWUTS));
+	EXPECT_EQ(EINVAL, errno);
+	close(p[1]);
+	errno = 0;
+	EXPECT_EQ(-1, setns(p[1], 0));
+	EXPECT_EQ(EBADF, errno);
+	close(p[0]);
+}
+
+/* --- setns(pidfd, flags) ------------------------------------------------- */
+
+#define PIDFD_SET (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWCGROUP)
+
+struct pidfd_req {
+	pid_t holder;
+	int pidfd;
+	int flags;		/* passed to setns */
+	int want_errno;		/* 0: must join; else must fail so */
+	bool threaded;		/* run a second thread during setns */
+};
+
+static void *idle_thread(void *arg)
+{
+	struct ns_sync *s = arg;
+
+	ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+	return NULL;
+}
+
+/* Count the types in @mask where the caller is in the holder's namespace. */
+static int count_joined(pid_t holder, int mask, int *joined, int *other)
+{
+	*joined = *other = 0;
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int same;
+
+		if (!(mask & t->flag))
+			continue;
+		same = ns_same_as_self(holder, t->name);
+		if (same < 0)
+			return child_fail("compare %s: %s", t->name, strerror(-same));
+		if (same)
+			(*joined)++;
+		else
+			(*other)++;
+	}
+	return 0;
+}
+
+static int pidfd_join(void *arg)
+{
+	struct pidfd_req *r = arg;
+	pthread_t th;
+	struct ns_sync s;
+	int joined, other, stray, unused, ret, err;
+
+	if (r->threaded) {
+		if (ns_sync_init(&s) || pthread_create(&th, NULL, idle_thread, &s))
+			return child_fail("thread: %m");
+	}
+	ret = setns(r->pidfd, r->flags);
+	err = errno;
+	if (r->threaded) {
+		ns_sync_tell(&s, false, NULL, 0);
+		pthread_join(th, NULL);
+	}
+	if (count_joined(r->holder, r->flags & PIDFD_SET, &joined, &other) ||
+	    count_joined(r->holder, PIDFD_SET & ~r->flags, &stray, &unused))
+		return 1;
+	if (stray)
+		return child_fail("setns(pidfd, %#x) joined %d namespaces not asked for",
+				  r->flags, stray);
+	if (!r->want_errno) {
+		if (ret)
+			return child_fail("setns(pidfd, %#x): %s", r->flags, strerror(err));
+		if (other)
+			return child_fail("setns(pidfd, %#x) returned 0, %d not joined",
+					  r->flags, other);
+		return 0;
+	}
+	if (ret != -1 || err != r->want_errno)
+		return child_fail("setns(pidfd, %#x) = %d (%s), want %s", r->flags,
+				  ret, strerror(err), strerror(r->want_errno));
+	if (joined)
+		return child_fail("failed setns(pidfd, %#x) joined %d of the others",
+				  r->flags, joined);
+	return 0;
+}
+
+static int probe_pidfd_setns(void *arg)
+{
+	return setns(*(int *)arg, CLONE_NEWUTS) ? 1 : 0;
+}
+
+/* A worker: holder in PIDFD_SET namespaces, then each request in a child. */
+static int pidfd_worker(void *arg)
+{
+	struct pidfd_req *reqs = arg;
+	struct holder h;
+	int rc = 0, pidfd;
+
+	if (holder_start(&h, PIDFD_SET, hold_time_too, NULL))
+		return child_fail("cannot start a holder");
+	pidfd = ns_pidfd_open(h.pid);
+	if (pidfd < 0 && errno == ENOSYS)
+		rc = NS_MISSING;
+	else if (pidfd < 0)
+		rc = child_fail("pidfd_open: %m");
+	else if (ns_run(0, probe_pidfd_setns, &pidfd))
+		rc = NS_MISSING;	/* setns() takes no pidfd before 5.8 */
+	for (; !rc && reqs->flags; reqs++) {
+		reqs->holder = h.pid;
+		reqs->pidfd = pidfd;
+		rc = ns_run(0, pidfd_join, reqs);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * setns(pidfd, flags) joins several namespaces of the process at once
+ * (setns(2), 5.8).
+ */
+TEST(setns_pidfd_joins_several_at_once)
+{
+	struct pidfd_req reqs[] = {
+		{ .flags = PIDFD_SET },
+		{ .flags = CLONE_NEWUTS | CLONE_NEWNET },
+		{ 0 },
+	};
+	int rc = ns_run_admin(0, pidfd_worker, reqs);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	ASSERT_EQ(0, rc);
+}
+
+/*
+ * setns(pidfd, flags) is atomic: when one namespace cannot be joined none
+ * is -- re-entering the own user namespace (EINVAL), a time namespace from
+ * a threaded process (EUSERS) (setns(2) "changes ... atomically").
+ */
+TEST(setns_pidfd_all_or_nothing)
+{
+	struct pidfd_req reqs[] = {
+		{ .flags = PIDFD_SET | CLONE_NEWUSER, .want_errno = EINVAL },
+		{ .flags = PIDFD_SET | CLONE_NEWTIME, .want_errno = EUSERS,
+		  .threaded = true },
+		/* the same without the bad part must work, threads or not */
+		{ .flags = PIDFD_SET, .threaded = true },
+		{ 0 },
+	};
+	int rc;
+
+	if (!ns_type_available("time"))
+		reqs[1] = reqs[2];
+	rc = ns_run_admin(0, pidfd_worker, reqs);
+	if (rc == NS_MISSING)
+		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
