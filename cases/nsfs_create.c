@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Creating namespaces: the rules of unshare(2), and clone(2), clone3(2)
+ * and unshare(2) giving the same namespaces for the same flags
+ * (namespaces(7), clone(2), unshare(2); the article's part 2, unshare.c).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nsapi.h"
+#include "kselftest_harness.h"
+
+#define NS_MISSING 42
+
+/* Flags that unshare(2) does not know (they mean something only to clone). */
+static const struct {
+	const char *name;
+	unsigned long flag;
+} not_for_unshare[] = {
+	{ "CLONE_PTRACE", CLONE_PTRACE },
+	{ "CLONE_VFORK", CLONE_VFORK },
+	{ "CLONE_PARENT", CLONE_PARENT },
+	{ "CLONE_SETTLS", CLONE_SETTLS },
+	{ "CLONE_PARENT_SETTID", CLONE_PARENT_SETTID },
+	{ "CLONE_CHILD_SETTID", CLONE_CHILD_SETTID },
+	{ "CLONE_UNTRACED", CLONE_UNTRACED },
+	{ "CLONE_IO", CLONE_IO },
+};
+
+static int unknown_flags(void *arg)
+{
+	struct ns_ident before, after;
+
+	(void)arg;
+	if (ns_ident_of(0, "uts", &before))
+		return child_fail("stat uts: %m");
+	for (size_t i = 0; i < sizeof(not_for_unshare) / sizeof(not_for_unshare[0]); i++) {
+		errno = 0;
+		if (unshare(CLONE_NEWUTS | not_for_unshare[i].flag) != -1 || errno != EINVAL)
+			return child_fail("unshare(CLONE_NEWUTS | %s): %m, not EINVAL",
+					  not_for_unshare[i].name);
+	}
+	if (ns_ident_of(0, "uts", &after) || !ns_ident_eq(&before, &after))
+		return child_fail("a refused unshare() changed the UTS namespace");
+	/* the same call without the unknown bit works, so EINVAL was for it */
+	if (unshare(CLONE_NEWUTS))
+		return child_fail("unshare(CLONE_NEWUTS): %m");
+	if (ns_ident_of(0, "uts", &after) || ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWUTS) returned 0, same namespace");
+	return 0;
+}
+
+/*
+ * unshare() with a flag it does not know fails with EINVAL and creates
+ * nothing (unshare(2) ERRORS).
+ */
+TEST(unshare_unknown_flag_fails_einval)
+{
+	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
+}
+
+/* --- implied CLONE_FS ---------------------------------------------------- */
+
+struct fs_req {
+	unsigned long flags;	/* what the CLONE_FS sibling unshares */
+	const char *type;	/* the namespace it must then be in anew */
+	struct ns_ident before;	/* that namespace before */
+};
+
+static int chdir_child(void *arg)
+{
+	struct fs_req *r = arg;
+	struct ns_ident mine;
+
+	if (r->flags) {
+		if (unshare(r->flags))
+			return child_fail("unshare(%#lx): %m", r->flags);
+		if (ns_ident_of(0, r->type, &mine))
+			return child_fail("stat %s: %m", r->type);
+		if (ns_ident_eq(&mine, &r->before))
+			return child_fail("unshare(%#lx) returned 0, same %s namespace",
+					  r->flags, r->type);
+	}
+	if (chdir("/dev"))
+		return child_fail("chdir /dev: %m");
+	return 0;
+}
+
+/* Run chdir_child in a child sharing our fs context (CLONE_FS). */
+static int run_fs_sharer(struct fs_req *r)
+{
+	pid_t pid;
+
+	if (r->flags && ns_ident_of(0, r->type, &r->before))
+		return child_fail("stat %s: %m", r->type);
+	fflush(stdout);
+	fflush(stderr);
+	pid = syscall(SYS_clone, CLONE_FS | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (pid < 0)
+		return child_fail("clone(CLONE_FS): %m");
+	if (pid == 0)
+		_exit(chdir_child(r));
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int fs_worker(void *arg)
+{
+	struct fs_req control = { 0 };
+	char cwd[256];
+	int rc;
+
+	if (chdir("/"))
+		return child_fail("chdir /: %m");
+	/* control: a CLONE_FS sibling's chdir() moves us too */
+	rc = run_fs_sharer(&control);
+	if (rc)
+		return rc;
+	if (!getcwd(cwd, sizeof(cwd)) || strcmp(cwd, "/dev"))
+		return child_fail("CLONE_FS sibling's chdir did not move us (cwd %s)", cwd);
+	if (chdir("/"))
+		return child_fail("chdir /: %m");
+	rc = run_fs_sharer(arg);
+	if (rc)
+		return rc;
+	if (!getcwd(cwd, sizeof(cwd)) || strcmp(cwd, "/"))
+		return child_fail("after unshare the sibling's chdir still moved us (cwd %s)",
+				  cwd);
+	return 0;
+}
+
+/*
+ * unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing its fs context
+ * gets its own, so its chdir() no longer moves the other (unshare(2)).
+ */
+TEST(unshare_newns_implies_clone_fs)
+{
+	struct fs_req r = { CLONE_NEWNS, "mnt", { 0 } };
+
+	ASSERT_EQ(0, ns_run_admin(0, fs_worker, &r));
+}
+
+/*
+ * unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since
+ * Linux 3.9, CLONE_NEWUSER automatically implies CLONE_FS").
+ */
+TEST(unshare_newuser_implies_clone_fs)
+{
+	struct fs_req r = { CLONE_NEWUSER, "user", { 0 } };
+	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
+
+	if (why)
+		SKIP(return, "cannot create user namespaces: %s", why);
+	ASSERT_EQ(0, ns_run(0, fs_worker, &r));
+}
+
+static void *wait_thread(void *arg)
+{
+	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
+	return NULL;
+}
+
+/* Poll /proc/self/status until "Threads:" is 1, for at most 2 s. */
+static int wait_single_threaded(void)
+{
+	struct timespec tick = { 0, 1000000 };
+
+	for (int i = 0; i < 2000; i++) {
+		char buf[4096], *p;
+
+		if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
+			return -1;
+		p = strstr(buf, "\nThreads:");
+		if (p && atoi(p + 9) == 1)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+static int threaded_unshare(void *arg)
+{
+	struct ns_ident before, after;
+	struct ns_sync s;
+	pthread_t th;
+	int ret, err;
+
+	(void)arg;
+	if (ns_ident_of(0, "user", &before))
+		return child_fail("stat user: %m");
+	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_thread, &s))
+		return child_fail("thread: %m");
+	ret = unshare(CLONE_NEWUSER);
+	err = errno;
+	ns_sync_tell(&s, false, NULL, 0);
+	pthread_join(th, NULL);
+	if (ret != -1 || err != EINVAL)
+		return child_fail("unshare(CLONE_NEWUSER) with 2 threads = %d (%s), not EINVAL",
+				  ret, strerror(err));
+	if (ns_ident_of(0, "user", &after) || !ns_ident_eq(&before, &after))
+		return child_fail("the refused unshare changed the user namespace");
+	/* with the thread gone the same call works */
+	if (wait_single_threaded())
+		return child_fail("the thread did not go away");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("single-threaded unshare(CLONE_NEWUSER): %m");
+	if (ns_ident_of(0, "user", &after) || ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWUSER) returned 0, same namespace");
+	return 0;
+}
+
+/*
+ * unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process
+ * (it implies CLONE_THREAD) (unshare(2)).
+ */
+TEST(unshare_newuser_refused_when_multithreaded)
+{
+	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
+
+	if (why)
+		SKIP(return, "cannot create user namespaces: %s", why);
+	ASSERT_EQ(0, ns_run(0, threaded_unshare, NULL));
+}
+
+/* --- one check, three entry points --------------------------------------- */
+
+enum entry { BY_CLONE, BY_CLONE3, BY_UNSHARE };
+
+static const char *const entry_name[] = { "clone", "clone3", "unshare" };
+
+/*
+ * Start a process in new namespaces @flags through @how; it waits for a
+ * byte on @s.  For unshare() the process is a child forked after the
+ * unshare (so that CLONE_NEWPID takes effect).  Returns its pid as seen
+ * here, 0 when the entry point is missing (clone3: ENOSYS), -1 on error.
+ */
+static pid_t start_in(enum entry how, unsigned long flags, struct ns_sync *s,
+		      pid_t *helper)
+{
+	pid_t pid, inner;
+
+	*helper = 0;
+	if (how == BY_CLONE)
+		pid = ns_clone(flags);
+	else if (how == BY_CLONE3)
+		pid = ns_clone3(flags);
+	else
+		pid = ns_clone(0);
+	if (pid < 0)
+		return how == BY_CLONE3 && errno == ENOSYS ? 0 : -1;
+	if (pid == 0) {
+		ns_sync_child_side(s);
+		if (how != BY_UNSHARE) {
+			ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
+			_exit(0);
+		}
+		inner = -1;
+		if (!unshare(flags))
+			inner = ns_clone(0);
+		if (inner == 0) {
+			ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
+			_exit(0);
+		}
+		if (inner < 0)
+			child_fail("unshare(%#lx) or fork: %m", flags);
+		ns_sync_tell(s, true, &inner, sizeof(inner));
+		_exit(inner < 0 ? 1 : ns_wait(inner, 3 * NS_WAIT_MS));
+	}
+	if (how != BY_UNSHARE)
+		return pid;
+	*helper = pid;
+	if (ns_sync_wait(s, false, &inner, sizeof(inner), NS_WAIT_MS) || inner < 0)
+		return -1;
+	/* the helper is in our PID namespace: its child's pid is ours too */
+	return inner;
+}
+
+/* The shared check: @pid is in a new namespace exactly for the flags. */
+static void expect_new_exactly(struct __test_metadata *_metadata, pid_t pid,
+			       unsigned long flags, const char *how)
+{
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int same;
+
+		if (!ns_type_available(t->name))
+			continue;
+		same = ns_same_as_self(pid, t->name);
+		ASSERT_LE(0, same) TH_LOG("%s: compare %s: %s", how, t->name, strerror(-same));
+		EXPECT_EQ(!(flags & t->flag), same)
+			TH_LOG("%s(%#lx): %s namespace %s", how, flags, t->name,
+			       same ? "not new" : "new though not asked for");
+	}
+}
+
+static const unsigned long flag_sets[] = {
+	CLONE_NEWUTS | CLONE_NEWIPC,
+	CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWPID,
+	CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS |
+		CLONE_NEWCGROUP | CLONE_NEWPID,
+};
+
+/*
+ * clone(), clone3() and unshare() give a new process the same namespaces
+ * for the same flags: new ones exactly for the CLONE_NEW* bits given
+ * (clone(2), unshare(2), namespaces(7)).
+ */
+TEST(clone_clone3_unshare_give_same_namespaces)
+{
+	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
+	const char *why = extra ? userns_unprivileged_blocker() : NULL;
+	int ran_clone3 = 0;
+
+	if (why)
+		SKIP(return, "unprivileged and cannot create user namespaces: %s", why);
+	for (size_t f = 0; f < sizeof(flag_sets) / sizeof(flag_sets[0]); f++) {
+		for (enum entry how = BY_CLONE; how <= BY_UNSHARE; how++) {
+			unsigned long flags = flag_sets[f] | extra;
+			struct ns_sync s;
+			pid_t pid, helper;
+
+			ASSERT_EQ(0, ns_sync_init(&s));
+			pid = start_in(how, flags, &s, &helper);
+			if (pid == 0) {
+				ns_sync_close(&s);
+				continue;	/* no clone3 */
+			}
+			ran_clone3 += how == BY_CLONE3;
+			ns_sync_parent_side(&s);
+			if (pid > 0)
+				expect_new_exactly(_metadata, pid, flags, entry_name[how]);
+			ns_sync_tell(&s, false, NULL, 0);
+			if (helper || pid > 0) {
+				EXPECT_EQ(0, ns_wait(helper ?: pid, NS_WAIT_MS));
+			}
+			ns_sync_close(&s);
+			ASSERT_LT(0, pid) TH_LOG("%s(%#lx) failed", entry_name[how], flags);
+		}
+	}
+	if (!ran_clone3)
+		TH_LOG("no clone3() on this kernel: compared clone() and unshare() only");
+}
+
+TEST_HARNESS_MAIN
