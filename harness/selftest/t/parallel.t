@@ -1,0 +1,15 @@
+#!/bin/sh
+# Parallel safety: running the case binaries two at a time gives the same
+# verdict for every test as running them one after another.
+. "$(dirname "$0")/../lib.sh"
+plan 2
+
+"$top/harness/check" --quiet --no-hygiene --results "$scratch/r" --run-id serial --jobs 1 > /dev/null 2>&1
+"$top/harness/check" --quiet --no-hygiene --results "$scratch/r" --run-id parallel --jobs 2 > /dev/null 2>&1
+"$top/harness/verdicts" "$scratch/r/serial" > "$scratch/serial"
+"$top/harness/verdicts" "$scratch/r/parallel" > "$scratch/parallel"
+is "the parallel run reports as many tests" "$(wc -l < "$scratch/parallel")" "$(wc -l < "$scratch/serial")"
+diff "$scratch/serial" "$scratch/parallel" > "$scratch/diff"
+is "every verdict is the same" $? 0
+sed 's/^/# /' "$scratch/diff"
+done_testing
