@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User namespaces: creation without privilege, ids before and after the
+ * maps, capabilities inside and outside (also across execve), the map
+ * write rules, ownership of the other namespaces.  user_namespaces(7),
+ * capabilities(7), the article's parts 5 and 6 (demo_userns.c,
+ * userns_child_exec.c).  setns() and the limits are in user_setns.c, files
+ * and credentials over sockets in user_creds.c.
+ *
+ * Every claim about an unprivileged process is checked in a child that
+ * gave up every privilege first (userns_run_unpriv()), so the root pass
+ * checks the same thing as the user pass.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+#define EXEC_ENV "NSCONFORM_USER_EXEC_UID"
+
+/*
+ * Capabilities of the re-executed program: 0 all, 10 none, 11 some.  It runs
+ * from a constructor, before libcap's own one has set cap_max_bits(), so the
+ * kernel's capabilities are counted with cap_get_bound() (-1 past the last).
+ */
+static int exec_caps_state(void)
+{
+	cap_t caps = cap_get_proc();
+	int set = 0, known = 0;
+
+	if (!caps)
+		return 13;
+	for (cap_value_t c = 0; cap_get_bound(c) >= 0; c++) {
+		cap_flag_value_t e = CAP_CLEAR, p = CAP_CLEAR;
+
+		known++;
+		cap_get_flag(caps, c, CAP_EFFECTIVE, &e);
+		cap_get_flag(caps, c, CAP_PERMITTED, &p);
+		set += (e == CAP_SET) + (p == CAP_SET);
+	}
+	cap_free(caps);
+	if (known == 0)
+		return 13;
+	return set == 2 * known ? 0 : set == 0 ? 10 : 11;
+}
+
+/*
+ * Re-executed by the execve tests as /proc/self/exe with EXEC_ENV set to
+ * the uid it must run as: exits with exec_caps_state(), or 12 when its uid
+ * is not the expected one.
+ */
+__attribute__((constructor)) static void exec_report(void)
+{
+	const char *want = getenv(EXEC_ENV);
+
+	if (!want)
+		return;
+	if (getuid() != (uid_t)strtoul(want, NULL, 10))
+		_exit(12);
+	_exit(exec_caps_state());
+}
+
+#define SKIP_IF_NO_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
+} while (0)
+
+static void map_line(char *buf, size_t len, unsigned int inside, unsigned int outside)
+{
+	snprintf(buf, len, "%u %u 1\n", inside, outside);
+}
+
+/* Uid: line (real uid) of /proc/@pid/status, as the reader sees it. */
+static long status_uid(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "\nUid:");
+	return p ? strtol(p + 5, NULL, 10) : -1;
+}
+
+/* --- creation and ids ---------------------------------------------------- */
+
+static int create_userns(void *arg)
+{
+	struct ns_ident before, after;
+
+	(void)arg;
+	if (geteuid() == 0 || !caps_none_effective())
+		return child_fail("still privileged (euid %u)", geteuid());
+	if (ns_ident_of(0, "user", &before))
+		return child_fail("stat own user ns: %m");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER) unprivileged: %m");
+	if (ns_ident_of(0, "user", &after))
+		return child_fail("stat new user ns: %m");
+	if (ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWUSER) left the user namespace unchanged");
+	return 0;
+}
+
+/*
+ * An unprivileged process (non-zero uid, no capabilities) can create a user
+ * namespace (user_namespaces(7), article part 5).  Also logs the pass's
+ * CapEff before the case creates any namespace.
+ */
+TEST(unprivileged_process_creates_userns)
+{
+	char buf[4096], *eff;
+	cap_t caps = cap_get_proc();
+	char *text = caps ? cap_to_text(caps, NULL) : NULL;
+
+	ASSERT_LE(0, read_file("/proc/self/status", buf, sizeof(buf)));
+	eff = strstr(buf, "CapEff:");
+	ASSERT_NE(NULL, eff);
+	eff[strcspn(eff, "\n")] = '\0';
+	TH_LOG("before any namespace: euid %u, %s, libcap: '%s'", geteuid(), eff,
+	       text ? text : "?");
+	cap_free(text);
+	cap_free(caps);
+	/* The user pass must really be unprivileged. */
+	if (geteuid() != 0)
+		ASSERT_TRUE(caps_none_effective());
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
+}
+
+static int ids_before_map(void *arg)
+{
+	struct userns_holder h;
+	long ouid, ogid, seen;
+	int rc;
+
+	(void)arg;
+	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    read_proc_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
+		return child_fail("child in a new user namespace: %m");
+	seen = status_uid(h.pid);
+	rc = userns_release(&h);
+	if (rc)
+		return child_fail("holder exited %d", rc);
+	if (h.in.uid != (uid_t)ouid || h.in.gid != (gid_t)ogid)
+		return child_fail("unmapped ids inside are %u/%u, overflow ids %ld/%ld",
+				  h.in.uid, h.in.gid, ouid, ogid);
+	if (seen != (long)getuid())
+		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
+	return 0;
+}
+
+/*
+ * Before any map is written the process's uid/gid read as the overflow ids
+ * (/proc/sys/kernel/overflow[ug]id); the parent still sees the real uid
+ * (user_namespaces(7), article part 5).
+ */
+TEST(ids_read_as_overflow_before_map)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ids_before_map, NULL));
+}
+
+static int ids_after_map(void *arg)
+{
+	char um[32], gm[32];
+	struct userns_holder h;
+	long seen;
+	int rc;
+
+	(void)arg;
+	map_line(um, sizeof(um), 0, geteuid());
+	map_line(gm, sizeof(gm), 0, getegid());
+	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
+		return child_fail("child in a mapped user namespace: %m");
+	seen = status_uid(h.pid);
+	rc = userns_release(&h);
+	if (rc)
+		return child_fail("holder exited %d", rc);
+	if (h.in.uid != 0 || h.in.gid != 0)
+		return child_fail("mapped ids inside are %u/%u, not 0/0", h.in.uid, h.in.gid);
+	if (seen != (long)getuid())
+		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
+	return 0;
+}
+
+/*
+ * After "0 <uid> 1" is written the process is uid 0 inside while its parent
+ * still sees the original uid (user_namespaces(7), article part 5).
+ */
+TEST(mapped_root_inside_original_uid_outside)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ids_after_map, NULL));
+}
+
+/* --- capabilities -------------------------------------------------------- */
+
+static int full_caps_inside(void *arg)
+{
+	struct userns_holder h;
+	int rc;
+
+	(void)arg;
+	if (!caps_none_effective())
+		return child_fail("caller is not without capabilities");
+	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
+		return child_fail("child in a new user namespace: %m");
+	rc = userns_release(&h);
+	if (rc)
+		return child_fail("holder exited %d", rc);
+	if (!h.in.caps_all)
+		return child_fail("first process lacks permitted/effective capabilities");
+	if (!h.in.bound_all)
+		return child_fail("first process has a reduced bounding set");
+	return 0;
+}
+
+/*
+ * The first process in a new user namespace has the full capability set
+ * there, permitted and effective (user_namespaces(7), demo_userns.c).
+ */
+TEST(first_process_has_full_caps_in_new_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(full_caps_inside, NULL));
+}
+
+static int try_sethostname_from_child_userns(void *arg)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid;
+
+	(void)arg;
+	pid = ns_clone(CLONE_NEWUSER);
+	if (pid < 0)
+		return child_fail("clone(CLONE_NEWUSER): %m");
+	if (pid == 0) {
+		if (ns_map_root(0, uid, gid))
+			_exit(child_fail("map root: %m"));
+		if (!caps_all_effective())
+			_exit(child_fail("no full capability set in the new user ns"));
+		if (sethostname("intruder", 8) == 0)
+			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
+		if (errno != EPERM)
+			_exit(child_fail("sethostname: %m, expected EPERM"));
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int uts_of_parent(void *arg)
+{
+	struct utsname u;
+	char *name = arg;
+	int rc;
+
+	if (sethostname(name, strlen(name)))
+		return child_fail("sethostname in own UTS ns: %m");
+	rc = try_sethostname_from_child_userns(NULL);
+	if (rc)
+		return child_fail("child user ns: exit %d", rc);
+	if (uname(&u) || strcmp(u.nodename, name))
+		return child_fail("hostname changed to '%s'", u.nodename);
+	return 0;
+}
+
+/*
+ * A process with every capability in a new user namespace has none in the
+ * parent's: sethostname() on the parent's UTS namespace fails with EPERM
+ * (user_namespaces(7)).  The parent's UTS namespace is a private one.
+ */
+TEST(no_caps_in_parent_ns_sethostname_eperm)
+{
+	char name[64];
+
+	if (!have_sys_admin())
+		SKIP_IF_NO_UNPRIV_USERNS();
+	snprintf(name, sizeof(name), "nsc-user-%d", getpid());
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, name));
+}
+
+static int try_mount_from_child_userns(void *arg)
+{
+	const char *dir = arg;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid;
+
+	pid = ns_clone(CLONE_NEWUSER);
+	if (pid < 0)
+		return child_fail("clone(CLONE_NEWUSER): %m");
+	if (pid == 0) {
+		if (ns_map_root(0, uid, gid))
+			_exit(child_fail("map root: %m"));
+		if (!caps_all_effective())
+			_exit(child_fail("no full capability set in the new user ns"));
+		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
+			_exit(child_fail("mount in the parent's mount ns succeeded"));
+		if (errno != EPERM)
+			_exit(child_fail("mount: %m, expected EPERM"));
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int mnt_of_parent(void *arg)
+{
+	struct stat before, after;
+	int rc;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return child_fail("make / private: %m");
+	if (stat(arg, &before))
+		return child_fail("stat %s: %m", (char *)arg);
+	rc = try_mount_from_child_userns(arg);
+	if (rc)
+		return child_fail("child user ns: exit %d", rc);
+	if (stat(arg, &after) || after.st_dev != before.st_dev)
+		return child_fail("something was mounted on %s", (char *)arg);
+	return 0;
+}
+
+/*
+ * A process with every capability in a new user namespace cannot mount in
+ * the parent's mount namespace: EPERM (user_namespaces(7)).
+ */
+TEST(no_caps_in_parent_ns_mount_eperm)
+{
+	if (!have_sys_admin())
+		SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, "/tmp"));
+}
+
+struct exec_case {
+	const char *uid_map;	/* NULL: leave unmapped */
+	uid_t expect_uid;	/* uid the exec'd program must see */
+	int expect_rc;		/* 0 all capabilities, 10 none */
+};
+
+static int exec_in_userns(void *arg)
+{
+	struct exec_case *c = arg;
+	char env[64], *argv[] = { "user", NULL }, *envp[] = { env, NULL };
+	char line[32];
+
+	if (c->uid_map) {
+		snprintf(line, sizeof(line), c->uid_map, geteuid());
+	}
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (c->uid_map && ns_write_proc(0, "uid_map", line))
+		return child_fail("write uid_map '%s'", line);
+	if (!caps_all_effective())
+		return child_fail("no full capability set before execve");
+	snprintf(env, sizeof(env), "%s=%u", EXEC_ENV, c->expect_uid);
+	execve("/proc/self/exe", argv, envp);
+	return child_fail("execve /proc/self/exe: %m");
+}
+
+static int exec_and_check(void *arg)
+{
+	struct exec_case *c = arg;
+	pid_t pid = ns_clone(0);
+	int rc;
+
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(exec_in_userns(arg));
+	rc = ns_wait(pid, NS_WAIT_MS);
+	if (rc != c->expect_rc)
+		return child_fail("exec'd program exited %d (0 all caps, 10 none, "
+				  "11 some, 12 wrong uid, 13 libcap error), expected %d", rc, c->expect_rc);
+	return 0;
+}
+
+/*
+ * Capabilities survive execve() when the process is uid 0 in its user
+ * namespace (user_namespaces(7), capabilities(7), demo_userns.c).
+ */
+TEST(caps_kept_across_execve_as_mapped_root)
+{
+	struct exec_case c = { "0 %u 1\n", 0, 0 };
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+}
+
+/*
+ * Capabilities are lost on execve() as a mapped non-zero uid without file
+ * capabilities (user_namespaces(7), capabilities(7), demo_userns.c).
+ */
+TEST(caps_lost_across_execve_as_nonzero_uid)
+{
+	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+}
+
+/*
+ * Capabilities are lost on execve() when the uid is still unmapped (it is
+ * the overflow uid, not 0) (user_namespaces(7), article part 5).
+ */
+TEST(caps_lost_across_execve_unmapped)
+{
+	struct exec_case c = { NULL, 0, 10 };
+	long ouid;
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, read_proc_long("/proc/sys/kernel/overflowuid", &ouid));
+	c.expect_uid = ouid;
+	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+}
+
+TEST_HARNESS_MAIN
