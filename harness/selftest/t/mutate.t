@@ -1,0 +1,48 @@
+#!/bin/sh
+# make mutate's runner keeps working: a two-mutant smoke run on the UTS
+# case (the lying unshare/clone and the lying sethostname must be killed),
+# a mutant no case exercises is reported as surviving, and the supervisor
+# is transparent: same credentials as the pass, exit status passed through.
+. "$(dirname "$0")/../lib.sh"
+mutant=$top/build/harness/mutant
+uts=$top/build/cases/uts
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP make mutate needs root (sandbox of fresh namespaces)"
+	exit 0
+fi
+if [ ! -x "$mutant" ] || [ ! -x "$uts" ]; then
+	echo "1..0 # SKIP build/harness/mutant or build/cases/uts is not built"
+	exit 0
+fi
+plan 14
+
+host=$(hostname)
+"$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
+	--mutants "clear-uts fake-sethostname" "$uts" > "$scratch/out" 2>&1
+is "the smoke run completes" $? 0
+like "it has a baseline of passing tests" "$scratch/out" '^# root pass: baseline [1-9][0-9]* passing'
+like "clear-uts is killed by a uts test, as root" "$scratch/out" '^clear-uts .* root: killed by uts:'
+like "clear-uts is killed by a uts test, unprivileged" "$scratch/out" '^clear-uts .* user: killed by uts:'
+like "fake-sethostname is killed in both passes" "$scratch/out" \
+	'^fake-sethostname .* root: killed by uts:.* user: killed by uts:'
+like "the score counts both" "$scratch/out" '^score: root 2/2 killed; user 2/2 killed'
+like "the summary is written to the results" "$scratch/r/smoke/summary" '^score: '
+is "the lies stayed in the sandbox" "$(hostname)" "$host"
+
+# A mutant that no test can see survives, and the report says why.
+"$top/harness/mutate" --results "$scratch/r" --run-id survive --no-hygiene --pass root \
+	--mutants clear-uts "$selftest/whoami" > "$scratch/out" 2>&1
+like "an unexercised mutant is SURVIVED, never applied" "$scratch/out" \
+	'^clear-uts .* root: SURVIVED \(never applied'
+
+# The supervisor: the pass's credentials, the case's exit status, a count.
+"$nsrun" --pass user -- "$mutant" --none -- "$selftest/whoami" > "$scratch/who" 2>&1
+like "traced case keeps the user pass's uid" "$scratch/who" '^# Uid:[[:space:]]+65534[[:space:]]'
+like "traced case has no capability" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
+"$mutant" --none -- "$selftest/failing" > /dev/null 2>&1
+is "the case's exit status is passed through" $? 1
+unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc "$mutant" --clear uts -- "$uts" -t unshare_moves_caller \
+	> "$scratch/one" 2>&1
+like "the supervisor says how often it lied" "$scratch/one" '^# mutant: clear CLONE_NEWUTS: applied [1-9]'
+like "and the lie is seen by the case" "$scratch/one" '^not ok 1 '
+done_testing
