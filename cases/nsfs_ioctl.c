@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_ns(2): NS_GET_NSTYPE, NS_GET_PARENT, NS_GET_USERNS,
+ * NS_GET_OWNER_UID, and the later additions (pid translation 6.11,
+ * NS_GET_MNTNS_ID 6.11, NS_MNT_GET_INFO 6.12, NS_GET_ID 6.18), each probed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsapi.h"
+#include "kselftest_harness.h"
+
+#define NSIO 0xb7
+#ifndef NS_GET_USERNS
+#define NS_GET_USERNS _IO(NSIO, 0x1)
+#endif
+#ifndef NS_GET_PARENT
+#define NS_GET_PARENT _IO(NSIO, 0x2)
+#endif
+#ifndef NS_GET_NSTYPE
+#define NS_GET_NSTYPE _IO(NSIO, 0x3)
+#endif
+#ifndef NS_GET_OWNER_UID
+#define NS_GET_OWNER_UID _IO(NSIO, 0x4)
+#endif
+#ifndef NS_GET_MNTNS_ID
+#define NS_GET_MNTNS_ID _IOR(NSIO, 0x5, uint64_t)
+#endif
+#ifndef NS_GET_PID_FROM_PIDNS
+#define NS_GET_PID_FROM_PIDNS _IOR(NSIO, 0x6, int)
+#define NS_GET_TGID_FROM_PIDNS _IOR(NSIO, 0x7, int)
+#define NS_GET_PID_IN_PIDNS _IOR(NSIO, 0x8, int)
+#define NS_GET_TGID_IN_PIDNS _IOR(NSIO, 0x9, int)
+#endif
+struct nsc_mnt_ns_info {
+	uint32_t size;
+	uint32_t nr_mounts;
+	uint64_t mnt_ns_id;
+};
+#ifndef NS_MNT_GET_INFO
+#define NS_MNT_GET_INFO _IOR(NSIO, 10, struct nsc_mnt_ns_info)
+#define NS_MNT_GET_NEXT _IOR(NSIO, 11, struct nsc_mnt_ns_info)
+#define NS_MNT_GET_PREV _IOR(NSIO, 12, struct nsc_mnt_ns_info)
+#endif
+#ifndef NS_GET_ID
+#define NS_GET_ID _IOR(NSIO, 13, uint64_t)
+#endif
+
+#define NS_MISSING 42
+
+/* A child in new namespaces that runs @prep(@arg) and waits to be let go. */
+struct holder {
+	pid_t pid;
+	struct ns_sync s;
+};
+
+static int holder_start(struct holder *h, unsigned long flags,
+			int (*prep)(void *), void *arg)
+{
+	char rc = 0;
+
+	if (ns_sync_init(&h->s))
+		return -1;
+	h->pid = ns_clone_admin(flags);
+	if (h->pid < 0) {
+		ns_sync_close(&h->s);
+		return -1;
+	}
+	if (h->pid == 0) {
+		ns_sync_child_side(&h->s);
+		if (prep)
+			rc = prep(arg);
+		ns_sync_tell(&h->s, true, &rc, 1);
+		if (!rc)
+			ns_sync_wait(&h->s, true, NULL, 0, 3 * NS_WAIT_MS);
+		_exit(rc);
+	}
+	ns_sync_parent_side(&h->s);
+	if (ns_sync_wait(&h->s, false, &rc, 1, NS_WAIT_MS))
+		rc = -1;
+	return rc;
+}
+
+static int holder_stop(struct holder *h)
+{
+	int rc;
+
+	ns_sync_tell(&h->s, false, NULL, 0);
+	rc = ns_wait(h->pid, NS_WAIT_MS);
+	ns_sync_close(&h->s);
+	return rc;
+}
+
+static int open_ns(pid_t pid, const char *type)
+{
+	char path[64];
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", type);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* true when the fd @fd names the namespace @type of @pid. */
+static bool fd_is_ns_of(int fd, pid_t pid, const char *type)
+{
+	struct ns_ident id;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) || ns_ident_of(pid, type, &id))
+		return false;
+	return st.st_dev == id.dev && st.st_ino == id.ino;
+}
+
+/* ioctl @req on our own @type namespace; -errno on failure. */
+static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
+{
+	int fd = open_ns(0, type);
+	long r;
+
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, req, arg);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* NS_GET_NSTYPE returns the CLONE_NEW* value of each type (ioctl_ns(2), 4.11). */
+TEST(ns_get_nstype_names_each_type)
+{
+	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
+		SKIP(return, "no NS_GET_NSTYPE ioctl (4.11)");
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+
+		if (!ns_type_available(t->name))
+			continue;
+		EXPECT_EQ((long)t->flag, self_ioctl(t->name, NS_GET_NSTYPE, 0))
+			TH_LOG("NS_GET_NSTYPE of %s", t->name);
+	}
+	/* the _for_children files name namespaces of the same types */
+	EXPECT_EQ(CLONE_NEWPID, self_ioctl("pid_for_children", NS_GET_NSTYPE, 0));
+	if (ns_type_available("time_for_children"))
+		EXPECT_EQ(CLONE_NEWTIME, self_ioctl("time_for_children", NS_GET_NSTYPE, 0));
+}
+
+/* An nsfs ioctl on a file that is not a namespace fails with ENOTTY (ioctl_ns(2)). */
+TEST(ns_ioctl_on_other_file_fails_enotty)
+{
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fd, NS_GET_USERNS));
+	EXPECT_EQ(ENOTTY, errno);
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fd, NS_GET_PARENT));
+	EXPECT_EQ(ENOTTY, errno);
+	close(fd);
+}
+
+/* Inside the holder: the parents of its own pid and user ns are out of scope. */
+static int parent_out_of_scope(void *arg)
+{
+	(void)arg;
+	if (self_ioctl("user", NS_GET_PARENT, 0) != -EPERM)
+		return child_fail("NS_GET_PARENT of the own user ns did not fail EPERM");
+	if (self_ioctl("pid", NS_GET_PARENT, 0) != -EPERM)
+		return child_fail("NS_GET_PARENT of the own pid ns did not fail EPERM");
+	return 0;
+}
+
+static int get_parent_worker(void *arg)
+{
+	static const char *const types[] = { "pid", "user" };
+	struct holder h;
+	int rc = 0;
+
+	(void)arg;
+	if (holder_start(&h, CLONE_NEWUSER | CLONE_NEWPID, parent_out_of_scope, NULL))
+		return child_fail("holder: its own parents were reachable, or no holder");
+	for (int i = 0; i < 2 && !rc; i++) {
+		int fd = open_ns(h.pid, types[i]);
+		int pfd = fd < 0 ? -1 : ioctl(fd, NS_GET_PARENT);
+
+		if (pfd < 0)
+			rc = child_fail("NS_GET_PARENT of the child's %s ns: %m", types[i]);
+		else if (!fd_is_ns_of(pfd, 0, types[i]))
+			rc = child_fail("NS_GET_PARENT of the child's %s ns is not ours",
+					types[i]);
+		else if (fd_is_ns_of(fd, 0, types[i]))
+			rc = child_fail("the child's %s ns is ours", types[i]);
+		close(fd);
+		close(pfd);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_PARENT of a child's PID and user namespace is the caller's; from
+ * inside, the parent is out of scope and the ioctl fails with EPERM
+ * (ioctl_ns(2), 4.9).
+ */
+TEST(ns_get_parent_of_pid_and_user_ns)
+{
+	ASSERT_EQ(0, ns_run_admin(0, get_parent_worker, NULL));
+	/* the test's own PID namespace: the initial one or nsrun's */
+	EXPECT_EQ(-EPERM, self_ioctl("pid", NS_GET_PARENT, 0));
+}
+
+/* NS_GET_PARENT of a non-hierarchical namespace fails with EINVAL (ioctl_ns(2)). */
+TEST(ns_get_parent_non_hierarchical_fails_einval)
+{
+	static const char *const flat[] = { "uts", "ipc", "net", "mnt", "cgroup", "time" };
+
+	for (size_t i = 0; i < sizeof(flat) / sizeof(flat[0]); i++) {
+		if (!ns_type_available(flat[i]))
+			continue;
+		EXPECT_EQ(-EINVAL, self_ioctl(flat[i], NS_GET_PARENT, 0))
+			TH_LOG("NS_GET_PARENT of %s", flat[i]);
+	}
+}
+
+/* Inside: the owner of the parent's UTS namespace is out of scope. */
+static int owner_out_of_scope(void *arg)
+{
+	int fd = *(int *)arg;
+
+	errno = 0;
+	if (ioctl(fd, NS_GET_USERNS) != -1 || errno != EPERM)
+		return child_fail("NS_GET_USERNS of the outer uts ns: %m, not EPERM");
+	return 0;
+}
+
+static int get_userns_worker(void *arg)
+{
+	static const char *const owned[] = { "uts", "ipc", "net", "mnt", "cgroup" };
+	int outer_uts = open_ns(0, "uts"), rc = 0;
+	struct holder h;
+
+	if (outer_uts < 0)
+		return child_fail("open uts: %m");
+	if (holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
+			 CLONE_NEWNS | CLONE_NEWCGROUP, owner_out_of_scope, &outer_uts))
+		return child_fail("holder failed");
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]) && !rc; i++) {
+		int fd = open_ns(h.pid, owned[i]);
+		int ufd = fd < 0 ? -1 : ioctl(fd, NS_GET_USERNS);
+
+		if (ufd < 0)
+			rc = child_fail("NS_GET_USERNS of the child's %s: %m", owned[i]);
+		else if (!fd_is_ns_of(ufd, h.pid, "user") || fd_is_ns_of(ufd, 0, "user"))
+			rc = child_fail("NS_GET_USERNS of the child's %s is not its user ns",
+					owned[i]);
+		close(fd);
+		close(ufd);
+	}
+	/*
+	 * The uts namespace we started in is owned by our user namespace
+	 * when the test runs privileged; unprivileged, ns_run_admin() put us
+	 * in a new user namespace and its owner is an ancestor: EPERM.
+	 */
+	{
+		int ufd = ioctl(outer_uts, NS_GET_USERNS);
+
+		if (!rc && *(bool *)arg && !fd_is_ns_of(ufd, 0, "user"))
+			rc = child_fail("NS_GET_USERNS of our uts is not our user ns: %m");
+		if (!rc && !*(bool *)arg && (ufd != -1 || errno != EPERM))
+			rc = child_fail("NS_GET_USERNS of the outer uts: %m, not EPERM");
+		close(ufd);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_USERNS returns the user namespace that owns a namespace; an owner
+ * outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9).
+ */
+TEST(ns_get_userns_returns_owner)
+{
+	bool owner_is_ours = have_sys_admin();
+
+	ASSERT_EQ(0, ns_run_admin(0, get_userns_worker, &owner_is_ours));
+}
+
+/* Inside the user namespace the owner (mapped to root) reads as 0. */
+static int owner_uid_inside(void *arg)
+{
+	uid_t uid = 12345;
+
+	(void)arg;
+	if (self_ioctl("user", NS_GET_OWNER_UID, (unsigned long)&uid))
+		return child_fail("NS_GET_OWNER_UID inside: %m");
+	if (uid != 0)
+		return child_fail("inside, the owner reads as %u, not 0", uid);
+	return 0;
+}
+
+static int owner_uid_creator(void *arg)
+{
+	struct holder h;
+	uid_t uid = 12345;
+	int rc = 0, fd;
+
+	(void)arg;
+	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+		return child_fail("drop privileges: %m");
+	if (holder_start(&h, 0, owner_uid_inside, NULL))
+		return child_fail("holder failed");
+	fd = open_ns(h.pid, "user");
+	if (fd < 0 || ioctl(fd, NS_GET_OWNER_UID, &uid))
+		rc = child_fail("NS_GET_OWNER_UID: %m");
+	else if (uid != geteuid())
+		rc = child_fail("owner uid %u, created by %u", uid, geteuid());
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_OWNER_UID gives the euid of the user namespace's creator, as the
+ * caller's namespace maps it: the creator's uid outside, 0 inside where it
+ * is mapped to root; other types give EINVAL (ioctl_ns(2), 4.11).
+ */
+TEST(ns_get_owner_uid_outside_and_inside)
+{
+	uid_t uid;
+	const char *why = userns_unprivileged_blocker();
+
+	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
+		SKIP(return, "no NS_GET_OWNER_UID ioctl (4.11)");
+	EXPECT_EQ(-EINVAL, self_ioctl("uts", NS_GET_OWNER_UID, (unsigned long)&uid));
+	if (why)
+		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
+	ASSERT_EQ(0, ns_run(0, owner_uid_creator, NULL));
+}
+
+/* --- later additions ----------------------------------------------------- */
+
+static int pid_translate_worker(void *arg)
+{
+	int fd, own, got;
+	struct holder h;
+	int rc = 0;
+
+	(void)arg;
+	own = open_ns(0, "pid");
+	if (ioctl(own, NS_GET_PID_IN_PIDNS, getpid()) < 0 && errno == ENOTTY)
+		return NS_MISSING;
+	if (holder_start(&h, CLONE_NEWPID, NULL, NULL))
+		return child_fail("holder failed");
+	fd = open_ns(h.pid, "pid");
+	if ((got = ioctl(fd, NS_GET_PID_FROM_PIDNS, 1)) != h.pid)
+		rc = child_fail("NS_GET_PID_FROM_PIDNS(1) = %d (%m), want %d", got, h.pid);
+	else if ((got = ioctl(fd, NS_GET_TGID_FROM_PIDNS, 1)) != h.pid)
+		rc = child_fail("NS_GET_TGID_FROM_PIDNS(1) = %d (%m), want %d", got, h.pid);
+	else if ((got = ioctl(fd, NS_GET_PID_IN_PIDNS, h.pid)) != 1)
+		rc = child_fail("NS_GET_PID_IN_PIDNS(%d) = %d (%m), want 1", h.pid, got);
+	else if ((got = ioctl(fd, NS_GET_TGID_IN_PIDNS, h.pid)) != 1)
+		rc = child_fail("NS_GET_TGID_IN_PIDNS(%d) = %d (%m), want 1", h.pid, got);
+	else if (ioctl(fd, NS_GET_PID_IN_PIDNS, getpid()) != -1 || errno != ESRCH)
+		rc = child_fail("we are visible in the child's pid ns: %m");
+	else if (ioctl(fd, NS_GET_PID_FROM_PIDNS, 2) != -1 || errno != ESRCH)
+		rc = child_fail("a pid 2 exists in the child's pid ns: %m");
+	else if ((got = ioctl(own, NS_GET_PID_IN_PIDNS, getpid())) != getpid())
+		rc = child_fail("NS_GET_PID_IN_PIDNS of self in own ns = %d", got);
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_PID_FROM_PIDNS, NS_GET_TGID_FROM_PIDNS, NS_GET_PID_IN_PIDNS and
+ * NS_GET_TGID_IN_PIDNS translate pids between the caller's and a child
+ * PID namespace; invisible pids give ESRCH (nsfs.h, 6.11).
+ */
+TEST(ns_pid_translation_ioctls)
+{
+	int rc = ns_run_admin(0, pid_translate_worker, NULL);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "no NS_GET_PID_IN_PIDNS ioctl (6.11)");
+	ASSERT_EQ(0, rc);
+}
+
+static int count_lines(const char *path)
+{
+	char buf[65536];
+	int n = 0, len = read_file(path, buf, sizeof(buf));
+
+	if (len < 0)
+		return len;
+	for (int i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	return n;
+}
+
+static int one_more_mount(void *arg)
+{
+	(void)arg;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=1m"))
+		return child_fail("mount tmpfs: %m");
+	return 0;
+}
+
+struct mntns_view {
+	uint64_t id;
+	struct nsc_mnt_ns_info info;
+	int info_rc;
+	int lines;
+};
+
+static int view_mntns(pid_t pid, struct mntns_view *v)
+{
+	char path[64];
+	int fd = open_ns(pid, "mnt");
+
+	if (fd < 0)
+		return child_fail("open mnt: %m");
+	if (ioctl(fd, NS_GET_MNTNS_ID, &v->id))
+		return errno == ENOTTY ? NS_MISSING : child_fail("NS_GET_MNTNS_ID: %m");
+	v->info.size = sizeof(v->info);
+	v->info_rc = ioctl(fd, NS_MNT_GET_INFO, &v->info) ? errno : 0;
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid ? pid : getpid());
+	v->lines = count_lines(path);
+	close(fd);
+	return 0;
+}
+
+static int mntns_worker(void *arg)
+{
+	struct mntns_view me, it;
+	struct holder h;
+	int rc;
+
+	(void)arg;
+	rc = view_mntns(0, &me);
+	if (rc)
+		return rc;
+	if (holder_start(&h, CLONE_NEWNS, one_more_mount, NULL))
+		return child_fail("holder failed");
+	rc = view_mntns(h.pid, &it);
+	if (!rc && (!me.id || !it.id || me.id == it.id))
+		rc = child_fail("mnt ns ids %llu and %llu", (unsigned long long)me.id,
+				(unsigned long long)it.id);
+	/*
+	 * No ordering check: from 6.18 ids come from per-CPU batches
+	 * (linux/cookie.h), a newer namespace can have a smaller id.
+	 */
+	if (!rc && me.info_rc == ENOTTY)
+		fprintf(stderr, "# no NS_MNT_GET_INFO (6.12): checked NS_GET_MNTNS_ID only\n");
+	else if (!rc && me.info_rc)
+		rc = child_fail("NS_MNT_GET_INFO: %s", strerror(me.info_rc));
+	if (!rc && !me.info_rc) {
+		if (it.info_rc)
+			rc = child_fail("NS_MNT_GET_INFO on the child's: %s", strerror(it.info_rc));
+		else if (me.info.mnt_ns_id != me.id || it.info.mnt_ns_id != it.id)
+			rc = child_fail("NS_MNT_GET_INFO ids differ from NS_GET_MNTNS_ID");
+		else if ((int)me.info.nr_mounts != me.lines || (int)it.info.nr_mounts != it.lines)
+			rc = child_fail("nr_mounts %u/%u, mountinfo lines %d/%d",
+					me.info.nr_mounts, it.info.nr_mounts, me.lines, it.lines);
+		else if (it.info.nr_mounts != me.info.nr_mounts + 1)
+			rc = child_fail("the child mounted one more, nr_mounts %u vs %u",
+					it.info.nr_mounts, me.info.nr_mounts);
+	}
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_MNTNS_ID gives each mount namespace its own non-zero id (not in
+ * creation order from 6.18); NS_MNT_GET_INFO reports the same id and the number of
+ * mounts, as many as mountinfo lists (nsfs.h, 6.11 / 6.12).
+ */
+TEST(ns_mntns_id_and_info)
+{
+	int rc = ns_run_admin(0, mntns_worker, NULL);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "no NS_GET_MNTNS_ID ioctl (6.11)");
+	ASSERT_EQ(0, rc);
+}
+
+static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
+{
+	int fd = open_ns(pid, type), r;
+
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, NS_GET_ID, id) ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+#define ID_NEW (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET)
+
+static int ns_id_worker(void *arg)
+{
+	uint64_t mine, theirs, mnt_id;
+	struct holder h;
+	int rc = 0, fd;
+
+	(void)arg;
+	if (ns_id_of(0, "uts", &mine) == -ENOTTY)
+		return NS_MISSING;
+	if (holder_start(&h, ID_NEW, NULL, NULL))
+		return child_fail("holder failed");
+	for (int i = 0; i < NS_NTYPES && !rc; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int e1, e2;
+
+		if (!ns_type_available(t->name))
+			continue;
+		e1 = ns_id_of(0, t->name, &mine);
+		e2 = ns_id_of(h.pid, t->name, &theirs);
+		if (e1 || e2)
+			rc = child_fail("NS_GET_ID on %s: %s", t->name, strerror(-(e1 ?: e2)));
+		else if (!mine || !theirs)
+			rc = child_fail("NS_GET_ID of %s is 0", t->name);
+		else if ((mine == theirs) != !(ID_NEW & t->flag))
+			rc = child_fail("%s: ids %llu and %llu, but the namespace is %s",
+					t->name, (unsigned long long)mine,
+					(unsigned long long)theirs,
+					ID_NEW & t->flag ? "new" : "shared");
+	}
+	fd = open_ns(0, "mnt");
+	if (!rc && (ioctl(fd, NS_GET_MNTNS_ID, &mnt_id) || ns_id_of(0, "mnt", &mine) ||
+		    mine != mnt_id))
+		rc = child_fail("NS_GET_ID of mnt differs from NS_GET_MNTNS_ID: %m");
+	close(fd);
+	if (holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * NS_GET_ID gives every namespace a non-zero 64-bit id: the same for a
+ * shared namespace, another for a new one; for mount namespaces it is
+ * the NS_GET_MNTNS_ID (nsfs.h, 6.18).
+ */
+TEST(ns_get_id_same_iff_shared)
+{
+	int rc = ns_run_admin(0, ns_id_worker, NULL);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "no NS_GET_ID ioctl (6.18)");
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
