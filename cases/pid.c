@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID namespaces, part 1: the namespace's own init, nested numbering,
+ * visibility, signal sender translation and unshare(CLONE_NEWPID).
+ * Sources: pid_namespaces(7), the article's parts 3 and 4
+ * (pidns_init_sleep.c, multi_pidns.c), unshare(2), kill(2).
+ *
+ * Every child of the test is tracked; teardown SIGKILLs each one, and a
+ * killed namespace init takes everything in its namespace with it.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "pidns.h"
+#include "kselftest_harness.h"
+
+FIXTURE(pidns) {
+	int unused;
+};
+
+FIXTURE_SETUP(pidns)
+{
+}
+
+FIXTURE_TEARDOWN(pidns)
+{
+	pidns_kill_tracked();
+}
+
+/* Child of the test in a new PID namespace (with a user namespace if needed). */
+static pid_t new_pidns_child(unsigned long extra)
+{
+	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
+}
+
+/* Wait for a signal in @sigs (blocked by the caller) for at most 10 s. */
+static int wait_signal(const sigset_t *sigs, siginfo_t *si)
+{
+	struct timespec ts = { 10, 0 };
+	int r;
+
+	do
+		r = sigtimedwait(sigs, si, &ts);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+static sigset_t block_one(int sig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return set;
+}
+
+struct first_view {
+	pid_t pid, ppid;
+	struct ns_ident ns;
+};
+
+/* The first process in a new PID namespace is PID 1 with getppid() 0 there (pid_namespaces(7)). */
+TEST_F(pidns, first_child_is_pid1_with_ppid0_parent_sees_ordinary_pid)
+{
+	pid_t ids[PIDNS_MAX_LEVELS], pid;
+	struct first_view v;
+	struct ns_ident mine, theirs;
+	struct ns_sync s;
+	int self_n, n;
+
+	self_n = pidns_self_levels();
+	ASSERT_GE(self_n, 1) SKIP(return, "no NSpid: in /proc/self/status");
+	ASSERT_EQ(0, ns_ident_of(0, "pid", &mine));
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		ns_sync_child_side(&s);
+		v.pid = getpid();
+		v.ppid = getppid();
+		if (ns_ident_of(0, "pid", &v.ns))
+			_exit(child_fail("stat /proc/self/ns/pid: %m"));
+		ns_sync_tell(&s, true, &v, sizeof(v));
+		/* Stay alive while the parent looks at us from outside. */
+		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
+	}
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(1, v.pid);
+	EXPECT_EQ(0, v.ppid);
+	/* Outside, it has an ordinary PID whose parent is us. */
+	EXPECT_NE(1, pid);
+	EXPECT_EQ(getpid(), pidns_status_field(pid, "PPid:"));
+	n = pidns_nspid(pid, ids, PIDNS_MAX_LEVELS);
+	ASSERT_EQ(self_n + 1, n);
+	EXPECT_EQ(pid, ids[n - 2]);
+	EXPECT_EQ(1, ids[n - 1]);
+	/* Both views name the same namespace, and it is not ours. */
+	ASSERT_EQ(0, ns_ident_of(pid, "pid", &theirs));
+	EXPECT_TRUE(ns_ident_eq(&theirs, &v.ns));
+	EXPECT_FALSE(ns_ident_eq(&theirs, &mine));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* --- nested chain (multi_pidns.c) ---------------------------------------- */
+
+#define CHAIN 5
+
+struct chain {
+	int sv[CHAIN][2];	/* level j receives on sv[j][0] */
+	struct ns_sync s;	/* to_parent: records; to_child: "done" */
+};
+
+struct chain_rec {
+	int level;
+	pid_t forked;		/* clone()'s return value at this level */
+	pid_t seen;		/* the deepest process, via SCM_CREDENTIALS */
+	int n;			/* deepest only: NSpid entries */
+	pid_t nspid[PIDNS_MAX_LEVELS];
+};
+
+static int chain_deepest(struct chain *c)
+{
+	struct chain_rec r = { .level = CHAIN };
+	char b = 'x';
+
+	for (int j = 0; j < CHAIN; j++)
+		if (pidns_send_creds(c->sv[j][1], &b, 1))
+			return child_fail("send credentials to level %d: %m", j);
+	r.n = pidns_nspid(0, r.nspid, PIDNS_MAX_LEVELS);
+	ns_sync_tell(&c->s, true, &r, sizeof(r));
+	/* Live until the test has read our /proc entry. */
+	return ns_sync_wait(&c->s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0;
+}
+
+/* Process P_k (k >= 1), PID 1 of the k-th new namespace. */
+static int chain_level(struct chain *c, int k)
+{
+	struct chain_rec r = { .level = k };
+	char b;
+	int err;
+
+	ns_sync_child_side(&c->s);
+	if (k == CHAIN)
+		return chain_deepest(c);
+	r.forked = ns_clone(CLONE_NEWPID);
+	if (r.forked < 0)
+		return child_fail("clone(CLONE_NEWPID) at level %d: %m", k);
+	if (r.forked == 0)
+		_exit(chain_level(c, k + 1));
+	err = pidns_recv_creds(c->sv[k][0], &b, 1, &r.seen, NS_WAIT_MS);
+	if (err)
+		return child_fail("level %d: no credentials: %s", k, strerror(-err));
+	ns_sync_tell(&c->s, true, &r, sizeof(r));
+	return ns_wait(r.forked, NS_WAIT_MS);
+}
+
+/*
+ * Nested PID namespaces: a process has one PID per level, NSpid: lists them,
+ * and each ancestor sees the PID the chain predicts (pid_namespaces(7),
+ * article part 3, multi_pidns.c).
+ */
+TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
+{
+	struct chain_rec recs[CHAIN + 1] = { 0 }, r, *deep = &recs[CHAIN];
+	pid_t outer[PIDNS_MAX_LEVELS], p1, seen0;
+	int self_n, n, base;
+	struct chain c;
+	char b;
+
+	self_n = pidns_self_levels();
+	if (self_n == -ENODATA)
+		SKIP(return, "no NSpid: field in /proc/PID/status");
+	ASSERT_GE(self_n, 1);
+	for (int j = 0; j < CHAIN; j++)
+		ASSERT_EQ(0, pidns_cred_pair(c.sv[j]));
+	ASSERT_EQ(0, ns_sync_init(&c.s));
+	p1 = new_pidns_child(0);
+	ASSERT_GE(p1, 0);
+	if (p1 == 0)
+		_exit(chain_level(&c, 1));
+	ns_sync_parent_side(&c.s);
+	ASSERT_EQ(0, pidns_recv_creds(c.sv[0][0], &b, 1, &seen0, NS_WAIT_MS));
+	for (int i = 0; i < CHAIN; i++) {
+		ASSERT_EQ(0, ns_sync_wait(&c.s, false, &r, sizeof(r), NS_WAIT_MS));
+		ASSERT_GE(r.level, 1);
+		ASSERT_LE(r.level, CHAIN);
+		recs[r.level] = r;
+	}
+	/* The deepest sees itself at self_n + CHAIN levels, 1 at the bottom. */
+	base = self_n - 1;
+	ASSERT_EQ(self_n + CHAIN, deep->n);
+	EXPECT_EQ(seen0, deep->nspid[base]);
+	for (int j = 1; j <= CHAIN; j++) {
+		/* In level j, P_j is 1, P_j+1 is 2, ..., P_CHAIN is CHAIN - j + 1. */
+		EXPECT_EQ(CHAIN - j + 1, deep->nspid[base + j]);
+		if (j < CHAIN) {
+			EXPECT_EQ(2, recs[j].forked);
+			EXPECT_EQ(deep->nspid[base + j], recs[j].seen);
+		}
+	}
+	/* From outside: /proc agrees with the deepest process's own view. */
+	n = pidns_nspid(seen0, outer, PIDNS_MAX_LEVELS);
+	ASSERT_EQ(deep->n, n);
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(deep->nspid[i], outer[i]);
+	n = pidns_nspid(p1, outer, PIDNS_MAX_LEVELS);
+	ASSERT_EQ(self_n + 1, n);
+	EXPECT_EQ(p1, outer[base]);
+	EXPECT_EQ(1, outer[base + 1]);
+	ns_sync_tell(&c.s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(p1, NS_WAIT_MS));
+	ns_sync_close(&c.s);
+}
+
+/* --- visibility ----------------------------------------------------------- */
+
+struct proc_list {
+	int n;
+	pid_t pids[16];
+	int nspid_n;		/* NSpid: entries of /proc/2/status in the new /proc */
+};
+
+static int list_proc(struct proc_list *l)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return -1;
+	l->n = 0;
+	while ((d = readdir(dir))) {
+		char *end;
+		long v = strtol(d->d_name, &end, 10);
+
+		if (*end || end == d->d_name)
+			continue;
+		if (l->n < 16)
+			l->pids[l->n] = v;
+		l->n++;
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int proc_view_child(int sock, struct ns_sync *s)
+{
+	struct proc_list l = { 0 };
+	pid_t ids[PIDNS_MAX_LEVELS], g;
+
+	ns_sync_child_side(s);
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return child_fail("make / private: %m");
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return child_fail("mount proc: %m");
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork: %m");
+	if (g == 0) {
+		char b = 'g';
+
+		pidns_send_creds(sock, &b, 1);
+		_exit(ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
+	}
+	if (list_proc(&l))
+		return child_fail("opendir /proc: %m");
+	l.nspid_n = pidns_nspid(g, ids, PIDNS_MAX_LEVELS);
+	ns_sync_tell(s, true, &l, sizeof(l));
+	return ns_wait(g, NS_WAIT_MS);
+}
+
+/* A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID namespaces"). */
+TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
+{
+	struct ns_ident a, b;
+	struct proc_list l;
+	struct ns_sync s;
+	pid_t pid, g;
+	int sv[2];
+	char c;
+
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(CLONE_NEWNS);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(proc_view_child(sv[1], &s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, pidns_recv_creds(sv[0], &c, 1, &g, NS_WAIT_MS));
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &l, sizeof(l), NS_WAIT_MS));
+	/* Inside: exactly the init and its child, numbered 1 and 2. */
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(3, l.pids[0] + l.pids[1]);
+	EXPECT_EQ(2, l.pids[0] * l.pids[1]);
+	/* That /proc numbers from the new namespace: one NSpid entry. */
+	EXPECT_EQ(1, l.nspid_n);
+	/* Outside: both are visible under their outer PIDs, in one namespace. */
+	EXPECT_NE(g, 2);
+	EXPECT_EQ(pid, pidns_status_field(g, "PPid:"));
+	ASSERT_EQ(0, ns_ident_of(pid, "pid", &a));
+	ASSERT_EQ(0, ns_ident_of(g, "pid", &b));
+	EXPECT_TRUE(ns_ident_eq(&a, &b));
+	EXPECT_EQ(0, ns_same_as_self(g, "pid"));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+static int kill_outside_child(pid_t outside, pid_t sibling)
+{
+	if (getpid() != 1)
+		return child_fail("not PID 1 of a new namespace (%d)", getpid());
+	if (kill(1, 0))
+		return child_fail("kill(1, 0) of ourselves: %m");
+	if (kill(outside, 0) == 0 || errno != ESRCH)
+		return child_fail("kill(%d, 0) of the parent: %m, not ESRCH", outside);
+	if (kill(sibling, SIGCONT) == 0 || errno != ESRCH)
+		return child_fail("kill(%d, SIGCONT) of a process outside: %m, not ESRCH", sibling);
+	return 0;
+}
+
+/* kill() of a process outside the namespace fails with ESRCH (pid_namespaces(7), namespaces(7)). */
+TEST_F(pidns, kill_of_process_outside_namespace_is_esrch)
+{
+	pid_t sib, pid, me = getpid();
+	struct ns_sync s;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	sib = pidns_track(ns_clone(0));
+	ASSERT_GE(sib, 0);
+	if (sib == 0) {
+		ns_sync_child_side(&s);
+		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
+	}
+	ns_sync_parent_side(&s);
+	/* Both exist and can be signalled from here. */
+	ASSERT_EQ(0, kill(sib, 0));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(kill_outside_child(me, sib));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(sib, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+static int signalled_grandchild(int sock)
+{
+	sigset_t set = block_one(SIGUSR1);
+	siginfo_t si;
+	pid_t g;
+	char b = 'g';
+
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork: %m");
+	if (g == 0) {
+		if (pidns_send_creds(sock, &b, 1))
+			_exit(child_fail("send credentials: %m"));
+		if (wait_signal(&set, &si) != SIGUSR1)
+			_exit(child_fail("no SIGUSR1 from the parent namespace: %m"));
+		_exit(0);
+	}
+	return ns_wait(g, NS_WAIT_MS);
+}
+
+/* The parent namespace can see and signal a (non-init) process inside (pid_namespaces(7)). */
+TEST_F(pidns, parent_namespace_sees_and_signals_process_inside)
+{
+	pid_t ids[PIDNS_MAX_LEVELS], pid, g;
+	int sv[2], n;
+	char b;
+
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(signalled_grandchild(sv[1]));
+	ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &g, NS_WAIT_MS));
+	/* Outside it has an ordinary PID, inside it is 2, its parent our child. */
+	n = pidns_nspid(g, ids, PIDNS_MAX_LEVELS);
+	ASSERT_GE(n, 2);
+	EXPECT_EQ(g, ids[n - 2]);
+	EXPECT_EQ(2, ids[n - 1]);
+	EXPECT_EQ(pid, pidns_status_field(g, "PPid:"));
+	EXPECT_EQ(0, kill(g, 0));
+	EXPECT_EQ(0, kill(g, SIGUSR1));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+struct sender_view {
+	pid_t self;
+	pid_t from_outside;	/* si_pid of the parent's SIGUSR1 */
+	pid_t from_inside;	/* si_pid of the child's SIGUSR2 */
+	pid_t child;		/* what fork() returned for that child */
+	int code;
+};
+
+static int sender_child(struct ns_sync *s)
+{
+	sigset_t set;
+	struct sender_view v = { .self = getpid() };
+	siginfo_t si;
+
+	ns_sync_child_side(s);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	ns_sync_tell(s, true, NULL, 0);
+	sigdelset(&set, SIGUSR2);
+	if (wait_signal(&set, &si) != SIGUSR1)
+		return child_fail("no SIGUSR1 from the parent: %m");
+	v.from_outside = si.si_pid;
+	v.code = si.si_code;
+	v.child = ns_clone(0);
+	if (v.child < 0)
+		return child_fail("fork: %m");
+	if (v.child == 0)
+		_exit(kill(getppid(), SIGUSR2) ? 1 : 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (wait_signal(&set, &si) != SIGUSR2)
+		return child_fail("no SIGUSR2 from our child: %m");
+	v.from_inside = si.si_pid;
+	ns_sync_tell(s, true, &v, sizeof(v));
+	return ns_wait(v.child, NS_WAIT_MS);
+}
+
+/* A signal from the parent namespace arrives with si_pid 0; one from inside names the sender's inner PID (pid_namespaces(7)). */
+TEST_F(pidns, signal_from_parent_namespace_has_si_pid_zero)
+{
+	struct sender_view v;
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(sender_child(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(1, v.self);
+	EXPECT_EQ(0, v.from_outside);
+	EXPECT_EQ(SI_USER, v.code);
+	EXPECT_EQ(2, v.child);
+	EXPECT_EQ(v.child, v.from_inside);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+struct sigchld_view {
+	pid_t self, child, from;
+	int code;
+};
+
+static int sigchld_child(struct ns_sync *s)
+{
+	sigset_t set = block_one(SIGCHLD);
+	struct sigchld_view v = { .self = getpid() };
+	siginfo_t si;
+
+	ns_sync_child_side(s);
+	v.child = ns_clone(0);
+	if (v.child < 0)
+		return child_fail("fork: %m");
+	if (v.child == 0)
+		_exit(42);
+	if (wait_signal(&set, &si) != SIGCHLD)
+		return child_fail("no SIGCHLD: %m");
+	v.from = si.si_pid;
+	v.code = si.si_status;
+	ns_sync_tell(s, true, &v, sizeof(v));
+	if (ns_wait(v.child, NS_WAIT_MS) != 42)
+		return child_fail("child did not exit 42");
+	return 43;
+}
+
+/* SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside (pid_namespaces(7)). */
+TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
+{
+	sigset_t set = block_one(SIGCHLD);
+	struct sigchld_view v;
+	struct ns_sync s;
+	siginfo_t si;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(sigchld_child(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(1, v.self);
+	EXPECT_EQ(2, v.child);
+	EXPECT_EQ(v.child, v.from);
+	EXPECT_EQ(42, v.code);
+	ASSERT_EQ(SIGCHLD, wait_signal(&set, &si));
+	EXPECT_EQ(pid, si.si_pid);
+	EXPECT_NE(1, si.si_pid);
+	EXPECT_EQ(43, si.si_status);
+	EXPECT_EQ(43, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* --- unshare(CLONE_NEWPID) ------------------------------------------------ */
+
+struct unshare_view {
+	pid_t before, after, init, init_seen, init_ppid, second_seen;
+	int pfc_err;			/* stat pid_for_children before any child */
+	int same_pid_ns;		/* /proc/self/ns/pid unchanged */
+	int pfc_is_childs;		/* pid_for_children == the child's pid ns */
+	int pfc_differs;		/* pid_for_children != pid */
+};
+
+struct unshare_arg {
+	struct ns_sync s;
+	int sv[2];
+};
+
+/* In the child that unshared: fork a process that reports its own view. */
+static pid_t report_child(int sock)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid == 0) {
+		pid_t me[2] = { getpid(), getppid() };
+
+		pidns_send_creds(sock, me, sizeof(me));
+		/* Stay until our parent is done (it closes the socket). */
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static int unshare_child(struct unshare_arg *a)
+{
+	struct unshare_view v = { .before = getpid() };
+	struct ns_ident pid0, pid1, pfc, childs;
+	pid_t got[2], sender, second;
+
+	ns_sync_child_side(&a->s);
+	if (ns_ident_of(0, "pid", &pid0))
+		return child_fail("stat ns/pid: %m");
+	if (ns_unshare_admin(CLONE_NEWPID))
+		return child_fail("unshare(CLONE_NEWPID): %m");
+	v.after = getpid();
+	v.pfc_err = ns_ident_of(0, "pid_for_children", &pfc);
+	v.init = report_child(a->sv[1]);
+	if (v.init < 0)
+		return child_fail("first fork after unshare: %m");
+	if (pidns_recv_creds(a->sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
+		return child_fail("no report from the first child");
+	v.init_seen = got[0];
+	v.init_ppid = got[1];
+	second = report_child(a->sv[1]);
+	if (second < 0 || pidns_recv_creds(a->sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
+		return child_fail("second child: %m");
+	v.second_seen = got[0];
+	ns_ident_of(0, "pid", &pid1);
+	ns_ident_of(0, "pid_for_children", &pfc);
+	ns_ident_of(v.init, "pid", &childs);
+	v.same_pid_ns = ns_ident_eq(&pid0, &pid1);
+	v.pfc_is_childs = ns_ident_eq(&pfc, &childs);
+	v.pfc_differs = !ns_ident_eq(&pfc, &pid1);
+	ns_sync_tell(&a->s, true, &v, sizeof(v));
+	ns_sync_wait(&a->s, true, NULL, 0, NS_WAIT_MS);
+	kill(v.init, SIGKILL);
+	ns_wait(second, NS_WAIT_MS);
+	return ns_wait(v.init, NS_WAIT_MS) == 128 + SIGKILL ? 0 : 1;
+}
+
+/*
+ * unshare(CLONE_NEWPID) does not move the caller: its PID and ns/pid stay,
+ * ns/pid_for_children names the new namespace, whose first child is PID 1
+ * with getppid() 0 (unshare(2), pid_namespaces(7)).  Before the first
+ * child, the page says pid_for_children reads as empty; the kernel fails
+ * with ENOENT: both are accepted.
+ */
+TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
+{
+	struct unshare_arg a;
+	struct unshare_view v;
+	struct ns_ident pfc, pid_ns;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&a.s));
+	ASSERT_EQ(0, pidns_cred_pair(a.sv));
+	pid = pidns_track(ns_clone(0));
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(unshare_child(&a));
+	ns_sync_parent_side(&a.s);
+	ASSERT_EQ(0, ns_sync_wait(&a.s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(v.before, v.after);
+	EXPECT_EQ(pid, v.after);
+	EXPECT_TRUE(v.pfc_err == 0 || v.pfc_err == -ENOENT);
+	EXPECT_TRUE(v.same_pid_ns);
+	EXPECT_TRUE(v.pfc_is_childs);
+	EXPECT_TRUE(v.pfc_differs);
+	EXPECT_EQ(1, v.init_seen);
+	EXPECT_EQ(0, v.init_ppid);
+	EXPECT_NE(1, v.init);
+	EXPECT_EQ(2, v.second_seen);
+	/* From outside: still in our namespace, its children are not. */
+	EXPECT_EQ(1, ns_same_as_self(pid, "pid"));
+	ASSERT_EQ(0, ns_ident_of(pid, "pid_for_children", &pfc));
+	ASSERT_EQ(0, ns_ident_of(pid, "pid", &pid_ns));
+	EXPECT_FALSE(ns_ident_eq(&pfc, &pid_ns));
+	EXPECT_EQ(0, ns_same_as_self(v.init, "pid"));
+	ns_sync_tell(&a.s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&a.s);
+}
+
+static int fork_after_init_child(void)
+{
+	pid_t init, again;
+	int rc;
+
+	if (ns_unshare_admin(CLONE_NEWPID))
+		return child_fail("unshare(CLONE_NEWPID): %m");
+	init = ns_clone(0);
+	if (init < 0)
+		return child_fail("first fork: %m");
+	if (init == 0)
+		_exit(getpid() == 1 ? 0 : 1);
+	rc = ns_wait(init, NS_WAIT_MS);
+	if (rc)
+		return child_fail("first child was not PID 1 (rc %d)", rc);
+	again = ns_clone(0);
+	if (again == 0)
+		_exit(0);
+	if (again > 0) {
+		ns_wait(again, NS_WAIT_MS);
+		return child_fail("fork after init exited succeeded (pid %d)", again);
+	}
+	if (errno != ENOMEM)
+		return child_fail("fork after init exited: %m, not ENOMEM");
+	return 0;
+}
+
+/* Once the namespace's init has exited, fork() into it fails with ENOMEM (pid_namespaces(7)). */
+TEST_F(pidns, fork_into_namespace_after_init_exit_is_enomem)
+{
+	pid_t pid = pidns_track(ns_clone(0));
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(fork_after_init_child());
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+TEST_HARNESS_MAIN
