@@ -29,67 +29,6 @@
 #define PORT_START "/proc/sys/net/ipv4/ip_unprivileged_port_start"
 #define IP_FORWARD "/proc/sys/net/ipv4/ip_forward"
 
-/* The test's own network namespace, taken before each child is made. */
-static struct ns_ident test_net;
-
-/*
- * A child in a new network namespace (with a user namespace when
- * unprivileged).  It runs @setup, reports its result byte, and after the
- * parent releases it runs @release (if any), whose result is its exit code.
- */
-struct holder {
-	pid_t pid;
-	struct ns_sync sync;
-	int (*setup)(void *);
-	int (*release)(void *);
-	void *arg;
-};
-
-static void holder_child(struct holder *h)
-{
-	char rc;
-
-	ns_sync_child_side(&h->sync);
-	if (!netns_is_not(&test_net))
-		rc = child_fail("still in the test's network namespace");
-	else
-		rc = h->setup(h->arg);
-	ns_sync_tell(&h->sync, true, &rc, 1);
-	if (rc)
-		_exit(rc);
-	if (ns_sync_wait(&h->sync, true, NULL, 1, 2 * NS_WAIT_MS))
-		_exit(child_fail("never released"));
-	_exit(h->release ? h->release(h->arg) : 0);
-}
-
-/* Start @h; returns the child's setup result (0 = ready), or -1. */
-static int holder_start(struct holder *h)
-{
-	char rc;
-
-	if (ns_ident_of(0, "net", &test_net) || ns_sync_init(&h->sync))
-		return -1;
-	h->pid = ns_clone_admin(CLONE_NEWNET);
-	if (h->pid < 0) {
-		ns_sync_close(&h->sync);
-		return -1;
-	}
-	if (h->pid == 0)
-		holder_child(h);
-	ns_sync_parent_side(&h->sync);
-	if (ns_sync_wait(&h->sync, false, &rc, 1, NS_WAIT_MS))
-		return -1;
-	return rc;
-}
-
-/* Release @h and return its exit code (ns_wait()). */
-static int holder_stop(struct holder *h)
-{
-	ns_sync_tell(&h->sync, false, NULL, 0);
-	ns_sync_close(&h->sync);
-	return ns_wait(h->pid, NS_WAIT_MS);
-}
-
 static bool ns_differ(pid_t a, pid_t b)
 {
 	struct ns_ident ia, ib;
@@ -151,31 +90,31 @@ static int connect_own_listener(void *arg)
 /* The same address and port are bound in two namespaces at once (network_namespaces(7), article: two web servers on port 80). */
 TEST(same_port_bound_in_two_netns_at_once)
 {
-	struct holder a = { .setup = listen_80 }, b = { .setup = listen_80 };
+	struct netns_holder a = { .setup = listen_80 }, b = { .setup = listen_80 };
 
-	ASSERT_EQ(0, holder_start(&a));
-	ASSERT_EQ(0, holder_start(&b));
+	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_TRUE(ns_differ(a.pid, 0));
 	EXPECT_TRUE(ns_differ(b.pid, 0));
 	/* Seen from outside: each namespace's own /proc/PID/net/tcp lists a listener. */
 	EXPECT_EQ(1, proc_net_tcp_listens(a.pid, 80));
 	EXPECT_EQ(1, proc_net_tcp_listens(b.pid, 80));
-	EXPECT_EQ(0, holder_stop(&a));
-	EXPECT_EQ(0, holder_stop(&b));
+	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&b));
 }
 
 /* A connection made in one namespace reaches only that namespace's listener (network_namespaces(7): port numbers are per namespace). */
 TEST(connection_reaches_only_own_listener)
 {
-	struct holder a = { .setup = listen_80, .release = connect_own_listener };
-	struct holder b = { .setup = listen_80, .release = connect_own_listener };
+	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
+	struct netns_holder b = { .setup = listen_80, .release = connect_own_listener };
 
-	ASSERT_EQ(0, holder_start(&a));
-	ASSERT_EQ(0, holder_start(&b));
+	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&b));
 	/* Released together: both connect while both listeners exist. */
-	EXPECT_EQ(0, holder_stop(&a));
-	EXPECT_EQ(0, holder_stop(&b));
+	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&b));
 }
 
 static int connect_refused(void *arg)
@@ -197,14 +136,14 @@ static int connect_refused(void *arg)
 /* A listener is not reachable from another namespace's loopback (network_namespaces(7)). */
 TEST(listener_unreachable_from_another_netns)
 {
-	struct holder a = { .setup = listen_80, .release = connect_own_listener };
+	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
 	struct ns_ident a_net;
 
-	ASSERT_EQ(0, holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, ns_ident_of(a.pid, "net", &a_net));
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, connect_refused, &a_net));
 	/* ... while inside its own namespace it is still there. */
-	EXPECT_EQ(0, holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&a));
 }
 
 /* --- abstract Unix sockets ------------------------------------------------- */
@@ -249,33 +188,33 @@ static int connect_abstract(void *arg)
 /* One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7), unix(7)). */
 TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
-	struct holder a = { .setup = bind_abstract }, b = { .setup = bind_abstract };
+	struct netns_holder a = { .setup = bind_abstract }, b = { .setup = bind_abstract };
 
 	set_abstract_name();
-	ASSERT_EQ(0, holder_start(&a));
-	ASSERT_EQ(0, holder_start(&b));
+	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_EQ(1, proc_net_unix_has(a.pid, abstract_name));
 	EXPECT_EQ(1, proc_net_unix_has(b.pid, abstract_name));
 	EXPECT_EQ(0, proc_net_unix_has(0, abstract_name));
-	EXPECT_EQ(0, holder_stop(&a));
-	EXPECT_EQ(0, holder_stop(&b));
+	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&b));
 }
 
 /* An abstract name bound in one namespace cannot be connected to from another (network_namespaces(7), unix(7)). */
 TEST(abstract_unix_name_unreachable_from_another_netns)
 {
-	struct holder a = { .setup = bind_abstract, .release = connect_abstract };
+	struct netns_holder a = { .setup = bind_abstract, .release = connect_abstract };
 	int c;
 
 	set_abstract_name();
-	ASSERT_EQ(0, holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_TRUE(ns_differ(a.pid, 0));
 	c = unix_abstract_connect(abstract_name);
 	EXPECT_EQ(-ECONNREFUSED, c);
 	if (c >= 0)
 		close(c);
-	EXPECT_EQ(0, holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&a));
 }
 
 /* --- /proc/sys/net ----------------------------------------------------------- */
@@ -299,15 +238,15 @@ static int flip_ip_forward(void *arg)
 /* net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7): /proc/sys/net is per namespace). */
 TEST(ip_forward_change_inside_not_seen_outside)
 {
-	struct holder a = { .setup = flip_ip_forward };
+	struct netns_holder a = { .setup = flip_ip_forward };
 	long before, after;
 
 	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &before));
-	ASSERT_EQ(0, holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&a));
 	/* Read while the changed namespace is alive. */
 	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, holder_stop(&a));
+	EXPECT_EQ(0, netns_holder_stop(&a));
 }
 
 /* Lower ip_unprivileged_port_start to 80, drop CAP_NET_BIND_SERVICE, bind. */
@@ -341,8 +280,7 @@ static int default_port_start_refuses_80(void *arg)
 	long now = 0;
 	int err, s;
 
-	(void)arg;
-	if (!netns_is_not(&test_net))
+	if (!netns_is_not(arg))
 		return child_fail("still in the test's network namespace");
 	if (read_proc_long(PORT_START, &now) || now <= 80)
 		return child_fail(PORT_START " is %ld in a fresh netns", now);
@@ -359,17 +297,17 @@ static int default_port_start_refuses_80(void *arg)
 /* net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there (network_namespaces(7), ip(7)). */
 TEST(unprivileged_port_start_is_per_netns)
 {
-	struct holder a = { .setup = lowered_port_start_binds_80 };
+	struct netns_holder a = { .setup = lowered_port_start_binds_80 };
 	long before, after;
 
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
 	ASSERT_EQ(0, read_proc_long(PORT_START, &before));
-	ASSERT_EQ(0, holder_start(&a));
+	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, read_proc_long(PORT_START, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, NULL));
-	EXPECT_EQ(0, holder_stop(&a));
+	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &a.outer));
+	EXPECT_EQ(0, netns_holder_stop(&a));
 }
 
 /* --- port 80 in a namespace owned by an unprivileged user namespace ------- */
@@ -511,7 +449,7 @@ static int join_and_look(struct joiner *j)
 /* After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2), network_namespaces(7)). */
 TEST(setns_changes_devices_new_sockets_see)
 {
-	struct holder h = { .setup = lo_up_with_mtu };
+	struct netns_holder h = { .setup = lo_up_with_mtu };
 	struct joiner j;
 	pid_t pid;
 
@@ -520,7 +458,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	if (j.new_mtu == j.old_mtu)
 		j.new_mtu++;
 	h.arg = &j.new_mtu;
-	ASSERT_EQ(0, holder_start(&h));
+	ASSERT_EQ(0, netns_holder_start(&h));
 	j.holder = h.pid;
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -530,7 +468,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	/* The test's own view is untouched. */
 	ASSERT_EQ(0, netdev_mtu("lo", &j.new_mtu));
 	EXPECT_EQ(j.old_mtu, j.new_mtu);
-	EXPECT_EQ(0, holder_stop(&h));
+	EXPECT_EQ(0, netns_holder_stop(&h));
 }
 
 static int setns_unprivileged(void *arg)
@@ -555,13 +493,13 @@ static int setns_unprivileged(void *arg)
 /* setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM otherwise. */
 TEST(setns_into_netns_needs_caps_in_its_owner)
 {
-	struct holder h = { .setup = lo_up_with_mtu };
+	struct netns_holder h = { .setup = lo_up_with_mtu };
 	int mtu = 1500;
 
 	h.arg = &mtu;
-	ASSERT_EQ(0, holder_start(&h));
+	ASSERT_EQ(0, netns_holder_start(&h));
 	EXPECT_EQ(0, ns_run(0, setns_unprivileged, &h.pid));
-	EXPECT_EQ(0, holder_stop(&h));
+	EXPECT_EQ(0, netns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN
