@@ -270,6 +270,9 @@ static int uts_of_parent(void *arg)
 	char *name = arg;
 	int rc;
 
+	/* Never touch the host's hostname, even if the clone lied. */
+	if (ns_same_as_self(getppid(), "uts") != 0)
+		return child_fail("not in a UTS namespace of its own");
 	if (sethostname(name, strlen(name)))
 		return child_fail("sethostname in own UTS ns: %m");
 	rc = try_sethostname_from_child_userns(NULL);
@@ -324,6 +327,8 @@ static int mnt_of_parent(void *arg)
 	struct stat before, after;
 	int rc;
 
+	if (ns_same_as_self(getppid(), "mnt") != 0)
+		return child_fail("not in a mount namespace of its own");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return child_fail("make / private: %m");
 	if (stat(arg, &before))
@@ -427,6 +432,214 @@ TEST(caps_lost_across_execve_unmapped)
 	ASSERT_EQ(0, read_proc_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+}
+
+/* --- ownership of the other namespaces ----------------------------------- */
+
+static int hostname_owned_elsewhere(void *arg)
+{
+	char *name = arg;
+	struct utsname u;
+
+	if (ns_unshare_userns_root(CLONE_NEWUTS))
+		return child_fail("user + UTS namespace: %m");
+	/* Control: the owner's root may set the hostname. */
+	if (sethostname(name, strlen(name)))
+		return child_fail("sethostname as owner: %m");
+	if (ns_unshare_userns_root(0))
+		return child_fail("child user namespace: %m");
+	if (!caps_all_effective())
+		return child_fail("no full capability set in the child user ns");
+	if (sethostname("intruder", 8) == 0)
+		return child_fail("sethostname on a UTS ns owned by another user ns succeeded");
+	if (errno != EPERM)
+		return child_fail("sethostname: %m, expected EPERM");
+	if (uname(&u) || strcmp(u.nodename, name))
+		return child_fail("hostname is '%s', not '%s'", u.nodename, name);
+	return 0;
+}
+
+/*
+ * Privileged operations on a namespace need the capability in its owning
+ * user namespace: with every capability in a newer user namespace a process
+ * cannot sethostname() in a UTS namespace owned by another one: EPERM
+ * (user_namespaces(7), namespaces(7)).
+ */
+TEST(sethostname_in_uts_owned_by_other_userns_eperm)
+{
+	char name[64];
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	snprintf(name, sizeof(name), "nsc-owner-%d", getpid());
+	ASSERT_EQ(0, userns_run_unpriv(hostname_owned_elsewhere, name));
+}
+
+/* 0 when NS_GET_USERNS of @pid's @type namespace is @pid's user namespace. */
+static int owner_is_own_userns(pid_t pid, const char *type)
+{
+	struct ns_ident user, owner;
+	int fd, ufd, err;
+
+	if (ns_ident_of(pid, "user", &user))
+		return child_fail("stat /proc/%d/ns/user: %m", pid);
+	fd = userns_open_ns(pid, type);
+	if (fd < 0)
+		return child_fail("open /proc/%d/ns/%s: %s", pid, type, strerror(-fd));
+	ufd = ioctl(fd, NS_GET_USERNS);
+	err = errno;
+	close(fd);
+	if (ufd < 0) {
+		errno = err;
+		return child_fail("NS_GET_USERNS on %s: %m", type);
+	}
+	err = userns_ident_of_fd(ufd, &owner);
+	close(ufd);
+	if (err || !ns_ident_eq(&user, &owner))
+		return child_fail("%s namespace is not owned by the process's user namespace", type);
+	return 0;
+}
+
+static bool ns_get_userns_missing(void)
+{
+	int fd = userns_open_ns(0, "uts"), u;
+
+	if (fd < 0)
+		return true;
+	u = ioctl(fd, NS_GET_USERNS);
+	if (u >= 0)
+		close(u);
+	close(fd);
+	return u < 0 && errno == ENOTTY;
+}
+
+static int owner_of_uts(void *arg)
+{
+	struct userns_holder h;
+	struct ns_ident mine, theirs;
+	int rc;
+
+	(void)arg;
+	if (userns_hold(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
+		return child_fail("child in new user + UTS namespaces failed");
+	rc = owner_is_own_userns(h.pid, "uts");
+	if (!rc && (ns_ident_of(0, "user", &mine) || ns_ident_of(h.pid, "user", &theirs) ||
+		    ns_ident_eq(&mine, &theirs)))
+		rc = child_fail("the child's user namespace is the parent's");
+	if (userns_release(&h))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace:
+ * the one its creator was in (ioctl_ns(2), 4.9+).
+ */
+TEST(ns_get_userns_returns_owner)
+{
+	if (ns_get_userns_missing())
+		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(owner_of_uts, NULL));
+}
+
+static int owner_uid(void *arg)
+{
+	struct userns_holder h;
+	uid_t owner = 12345, expect = geteuid();
+	int fd, rc = 0;
+
+	(void)arg;
+	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
+		return child_fail("child in a new user namespace failed");
+	fd = userns_open_ns(h.pid, "user");
+	if (fd < 0 || ioctl(fd, NS_GET_OWNER_UID, &owner))
+		rc = child_fail("NS_GET_OWNER_UID: %m");
+	else if (owner != expect)
+		rc = child_fail("owner uid %u, creator's euid %u", owner, expect);
+	if (fd >= 0) {
+		/* Only user namespaces have an owner uid. */
+		close(fd);
+		fd = userns_open_ns(h.pid, "uts");
+		if (fd >= 0 && (ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 || errno != EINVAL))
+			rc = child_fail("NS_GET_OWNER_UID on a UTS ns: not EINVAL (%m)");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (userns_release(&h))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * ioctl(NS_GET_OWNER_UID) on a user namespace returns the effective uid of
+ * its creator, as seen by the caller; EINVAL on other types (ioctl_ns(2), 4.11+).
+ */
+TEST(ns_get_owner_uid_returns_creator_uid)
+{
+	int fd;
+	uid_t u;
+
+	fd = userns_open_ns(0, "user");
+	ASSERT_LE(0, fd);
+	if (ioctl(fd, NS_GET_OWNER_UID, &u) && errno == ENOTTY) {
+		close(fd);
+		SKIP(return, "no NS_GET_OWNER_UID ioctl (ENOTTY; kernel before 4.11)");
+	}
+	close(fd);
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(owner_uid, NULL));
+}
+
+#define ALL_TYPES (CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
+		   CLONE_NEWNET | CLONE_NEWNS)
+
+static const char *const other_types[] = { "uts", "ipc", "pid", "net", "mnt" };
+
+static int clone_all(void *arg)
+{
+	bool check_owner = arg != NULL;
+	struct userns_holder h;
+	int rc = 0;
+
+	if (userns_hold(&h, ALL_TYPES, NULL, NULL))
+		return child_fail("clone(CLONE_NEWUSER | UTS | IPC | PID | NET | NS) "
+				  "unprivileged failed");
+	if (h.in.pid != 1)
+		rc = child_fail("child is pid %d in its pid namespace, not 1", h.in.pid);
+	for (size_t i = 0; !rc && i < sizeof(other_types) / sizeof(other_types[0]); i++) {
+		if (check_owner)
+			rc = owner_is_own_userns(h.pid, other_types[i]);
+		else if (ns_same_as_self(h.pid, other_types[i]) != 0)
+			rc = child_fail("%s namespace not new", other_types[i]);
+	}
+	if (!rc && ns_same_as_self(h.pid, "user") != 0)
+		rc = child_fail("user namespace not new");
+	if (userns_release(&h))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * clone(CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID |
+ * CLONE_NEWNET | CLONE_NEWNS) succeeds unprivileged: the user namespace is
+ * created first, and every namespace is new (user_namespaces(7), part 5).
+ */
+TEST(clone_all_types_with_newuser_unprivileged)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
+}
+
+/*
+ * Each namespace created with CLONE_NEWUSER in the same call is owned by
+ * the new user namespace (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)).
+ */
+TEST(namespaces_cloned_with_newuser_owned_by_it)
+{
+	if (ns_get_userns_missing())
+		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(clone_all, "owner"));
 }
 
 TEST_HARNESS_MAIN
