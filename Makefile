@@ -100,22 +100,28 @@ test: deps
 	harness/selftest/run
 	harness/check $(RUN_ARGS)
 
-# Kernel matrix in QEMU (harness/kernel, harness/matrix).
+# Kernel matrix in QEMU (harness/kernel, harness/matrix, harness/bench-vm).
+# K / KERNELS: a series (5.10, 6.12, 7), latest, a Debian package or ABI, or
+# /path/to/bzImage (with MODULES=/path/to/lib/modules/VER, CONFIG=.config).
+# JOBS: guests at once (default: the number of cores).
 K ?= latest
 KERNELS ?= 5.10 6.1 6.12 7.2
+MODULES ?=
+CONFIG ?=
+JOBS ?=
 kernels:
 	harness/kernel list
 
 kernel:
-	harness/kernel fetch $(K)
+	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/kernel fetch $(K)
 
 matrix: deps
 	@$(MAKE) --no-print-directory build
-	harness/matrix $(RUN_ARGS) $(KERNELS)
+	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) $(RUN_ARGS) $(KERNELS)
 
 bench-vm: deps
 	@$(MAKE) --no-print-directory build
-	harness/bench-vm $(KERNELS)
+	harness/bench-vm $(if $(JOBS),--jobs $(JOBS)) $(KERNELS)
 
 report:
 	harness/report $(RUN_ARGS) results/latest
