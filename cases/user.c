@@ -264,15 +264,31 @@ static int try_sethostname_from_child_userns(void *arg)
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
+/* What a child that changes its "parent" namespace gets. */
+struct parent_ns {
+	struct ns_ident outer;	/* the test's namespace of that type */
+	const char *what;	/* hostname to set, or directory to mount on */
+};
+
+/* Never touch the host's namespace, even if the clone lied. */
+static int in_own_ns(const struct parent_ns *p, const char *type)
+{
+	struct ns_ident now;
+
+	if (ns_ident_of(0, type, &now) || ns_ident_eq(&now, &p->outer))
+		return child_fail("not in a %s namespace of its own", type);
+	return 0;
+}
+
 static int uts_of_parent(void *arg)
 {
+	struct parent_ns *p = arg;
+	const char *name = p->what;
 	struct utsname u;
-	char *name = arg;
 	int rc;
 
-	/* Never touch the host's hostname, even if the clone lied. */
-	if (ns_same_as_self(getppid(), "uts") != 0)
-		return child_fail("not in a UTS namespace of its own");
+	if (in_own_ns(p, "uts"))
+		return 1;
 	if (sethostname(name, strlen(name)))
 		return child_fail("sethostname in own UTS ns: %m");
 	rc = try_sethostname_from_child_userns(NULL);
@@ -291,11 +307,13 @@ static int uts_of_parent(void *arg)
 TEST(no_caps_in_parent_ns_sethostname_eperm)
 {
 	char name[64];
+	struct parent_ns p = { .what = name };
 
 	if (!have_sys_admin())
 		SKIP_IF_NO_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-user-%d", getpid());
-	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, name));
+	ASSERT_EQ(0, ns_ident_of(0, "uts", &p.outer));
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, &p));
 }
 
 static int try_mount_from_child_userns(void *arg)
@@ -324,20 +342,22 @@ static int try_mount_from_child_userns(void *arg)
 
 static int mnt_of_parent(void *arg)
 {
+	struct parent_ns *p = arg;
+	const char *dir = p->what;
 	struct stat before, after;
 	int rc;
 
-	if (ns_same_as_self(getppid(), "mnt") != 0)
-		return child_fail("not in a mount namespace of its own");
+	if (in_own_ns(p, "mnt"))
+		return 1;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return child_fail("make / private: %m");
-	if (stat(arg, &before))
-		return child_fail("stat %s: %m", (char *)arg);
-	rc = try_mount_from_child_userns(arg);
+	if (stat(dir, &before))
+		return child_fail("stat %s: %m", dir);
+	rc = try_mount_from_child_userns((void *)dir);
 	if (rc)
 		return child_fail("child user ns: exit %d", rc);
-	if (stat(arg, &after) || after.st_dev != before.st_dev)
-		return child_fail("something was mounted on %s", (char *)arg);
+	if (stat(dir, &after) || after.st_dev != before.st_dev)
+		return child_fail("something was mounted on %s", dir);
 	return 0;
 }
 
@@ -347,9 +367,12 @@ static int mnt_of_parent(void *arg)
  */
 TEST(no_caps_in_parent_ns_mount_eperm)
 {
+	struct parent_ns p = { .what = "/tmp" };
+
 	if (!have_sys_admin())
 		SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, "/tmp"));
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &p.outer));
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, &p));
 }
 
 struct exec_case {
