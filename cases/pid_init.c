@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID namespaces, part 2: the namespace init as reaper and as a protected
+ * process, its death, setns() rules and the nesting limit.
+ * Sources: pid_namespaces(7), the article's part 4 (orphan.c,
+ * simple_init.c), setns(2), clone(2), prctl(2).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "pidns.h"
+#include "kselftest_harness.h"
+
+FIXTURE(pidns) {
+	int unused;
+};
+
+FIXTURE_SETUP(pidns)
+{
+}
+
+FIXTURE_TEARDOWN(pidns)
+{
+	pidns_kill_tracked();
+}
+
+static pid_t new_pidns_child(unsigned long extra)
+{
+	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
+}
+
+/* fork() whose child is not killed with its parent (an orphan to be). */
+static pid_t plain_fork(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, 0);
+	return pid;
+}
+
+static sigset_t block_one(int sig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return set;
+}
+
+static int wait_signal(const sigset_t *set)
+{
+	struct timespec ts = { 10, 0 };
+	int r;
+
+	do
+		r = sigtimedwait(set, NULL, &ts);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* --- orphans (orphan.c) --------------------------------------------------- */
+
+struct orphan_rec {
+	pid_t parent_before;	/* getppid() while the first parent lived */
+	pid_t parent_after;	/* getppid() once it has exited */
+	pid_t self;
+};
+
+/*
+ * The orphan B: learn of its parent's death through PR_SET_PDEATHSIG (sent
+ * after the kernel has reparented it), report, then wait for "go".
+ */
+static int orphan(int sock, struct ns_sync *s, int tell_parent)
+{
+	sigset_t set = block_one(SIGUSR1);
+	struct orphan_rec r = { .parent_before = getppid(), .self = getpid() };
+
+	if (prctl(PR_SET_PDEATHSIG, SIGUSR1))
+		return child_fail("PR_SET_PDEATHSIG: %m");
+	if (getppid() != r.parent_before)
+		return child_fail("parent died before PR_SET_PDEATHSIG");
+	if (write(tell_parent, "x", 1) != 1)
+		return child_fail("write: %m");
+	if (wait_signal(&set) != SIGUSR1)
+		return child_fail("no death signal from our parent: %m");
+	r.parent_after = getppid();
+	if (pidns_send_creds(sock, &r, sizeof(r)))
+		return child_fail("send credentials: %m");
+	return ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS) ? 1 : 7;
+}
+
+/* A: fork the orphan B, wait until it is armed, exit. */
+static int orphan_parent(int sock, struct ns_sync *s)
+{
+	int p[2];
+	char b;
+
+	if (pipe(p))
+		return child_fail("pipe: %m");
+	switch (plain_fork()) {
+	case -1:
+		return child_fail("fork: %m");
+	case 0:
+		close(p[0]);
+		_exit(orphan(sock, s, p[1]));
+	}
+	close(p[1]);
+	return read(p[0], &b, 1) == 1 ? 0 : child_fail("orphan not armed");
+}
+
+struct reaper_rec {
+	pid_t self;		/* the reaper's PID in the namespace */
+	pid_t reaped[2];	/* what wait() returned */
+	int code[2];
+	int echild;		/* no child left afterwards */
+};
+
+/*
+ * The reaper: the namespace init (@subreaper false) or a child of it that
+ * made itself a subreaper.  Forks A, which forks the orphan B and exits.
+ */
+static int reaper(int sock, struct ns_sync *s, bool subreaper)
+{
+	struct reaper_rec r = { .self = getpid() };
+	pid_t a;
+	int code;
+
+	ns_sync_child_side(s);
+	if (subreaper && prctl(PR_SET_CHILD_SUBREAPER, 1))
+		return child_fail("PR_SET_CHILD_SUBREAPER: %m");
+	a = ns_clone(0);
+	if (a < 0)
+		return child_fail("fork: %m");
+	if (a == 0)
+		_exit(orphan_parent(sock, s));
+	for (int i = 0; i < 2; i++) {
+		r.reaped[i] = pidns_wait_any(&r.code[i], NS_WAIT_MS);
+		if (r.reaped[i] <= 0)
+			return child_fail("wait for child %d: %m", i);
+	}
+	r.echild = pidns_wait_any(&code, 0) < 0 && errno == ECHILD;
+	ns_sync_tell(s, true, &r, sizeof(r));
+	return 0;
+}
+
+static int orphan_init(int sock, struct ns_sync *s, bool subreaper)
+{
+	pid_t pid;
+
+	if (!subreaper)
+		return reaper(sock, s, false);
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(reaper(sock, s, true));
+	return ns_wait(pid, 2 * NS_WAIT_MS);
+}
+
+/* Run the orphan scenario; return the reaper's record and the orphan's. */
+static void run_orphan(struct __test_metadata *_metadata, bool subreaper,
+		       struct reaper_rec *rr, struct orphan_rec *orec)
+{
+	struct ns_sync s;
+	pid_t init, b;
+	long ppid;
+	int sv[2];
+
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	ASSERT_EQ(0, ns_sync_init(&s));
+	init = new_pidns_child(0);
+	ASSERT_GE(init, 0);
+	if (init == 0)
+		_exit(orphan_init(sv[1], &s, subreaper));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, pidns_recv_creds(sv[0], orec, sizeof(*orec), &b, NS_WAIT_MS));
+	/* From outside: the orphan's parent is now the reaper. */
+	ppid = pidns_status_field(b, "PPid:");
+	if (subreaper)
+		ppid = pidns_status_field(ppid, "PPid:");
+	EXPECT_EQ(init, ppid);
+	ns_sync_tell(&s, false, NULL, 0);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, rr, sizeof(*rr), 2 * NS_WAIT_MS));
+	/* Reaped: no zombie is left behind in /proc. */
+	EXPECT_EQ(0, pidns_proc_state(b));
+	EXPECT_EQ(0, pidns_reap(init, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* An orphan is reparented to the namespace's init: getppid() becomes 1 (pid_namespaces(7), orphan.c). */
+TEST_F(pidns, orphan_is_reparented_to_namespace_init)
+{
+	struct reaper_rec rr;
+	struct orphan_rec o;
+
+	run_orphan(_metadata, false, &rr, &o);
+	EXPECT_EQ(2, o.parent_before);
+	EXPECT_EQ(1, o.parent_after);
+	EXPECT_EQ(1, rr.self);
+}
+
+/* The namespace's init reaps the orphans it adopted: no zombie remains (pid_namespaces(7), simple_init.c). */
+TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
+{
+	struct reaper_rec rr;
+	struct orphan_rec o;
+
+	run_orphan(_metadata, false, &rr, &o);
+	/* A (2) exits 0 first, then the orphan B (3) with 7. */
+	EXPECT_EQ(2, rr.reaped[0]);
+	EXPECT_EQ(0, rr.code[0]);
+	EXPECT_EQ(o.self, rr.reaped[1]);
+	EXPECT_EQ(7, rr.code[1]);
+	EXPECT_TRUE(rr.echild);
+}
+
+/* With PR_SET_CHILD_SUBREAPER inside the namespace, orphans go to the subreaper, not init (pid_namespaces(7), prctl(2)). */
+TEST_F(pidns, orphan_goes_to_subreaper_inside_namespace)
+{
+	struct reaper_rec rr;
+	struct orphan_rec o;
+
+	run_orphan(_metadata, true, &rr, &o);
+	EXPECT_EQ(2, rr.self);
+	EXPECT_EQ(3, o.parent_before);
+	EXPECT_EQ(rr.self, o.parent_after);
+	EXPECT_EQ(o.self, rr.reaped[1]);
+	EXPECT_EQ(7, rr.code[1]);
+}
+
+/* --- init is protected ---------------------------------------------------- */
+
+static volatile sig_atomic_t handled;
+
+static void on_signal(int sig)
+{
+	handled = sig;
+}
+
+static int inside_sender(void)
+{
+	static const int sigs[] = { SIGTERM, SIGKILL, SIGINT, SIGHUP, SIGUSR1, SIGQUIT };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		kill(1, sigs[i]);
+	if (kill(1, 0))
+		return child_fail("init is gone: %m");
+	/* A signal init does handle gets through: kill() really works. */
+	if (kill(1, SIGUSR2))
+		return child_fail("kill(1, SIGUSR2): %m");
+	return 0;
+}
+
+static int protected_init(void)
+{
+	pid_t g;
+	int rc;
+
+	if (getpid() != 1)
+		return child_fail("not PID 1 (%d)", getpid());
+	signal(SIGUSR2, on_signal);
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork: %m");
+	if (g == 0)
+		_exit(inside_sender());
+	rc = ns_wait(g, NS_WAIT_MS);
+	if (rc)
+		return child_fail("sender failed (%d)", rc);
+	/* The handler ran before wait returned (the signal preceded the exit). */
+	return handled == SIGUSR2 ? 0 : child_fail("SIGUSR2 was not handled");
+}
+
+/* Signals init has no handler for, sent from inside, do not kill it, SIGKILL included (pid_namespaces(7)). */
+TEST_F(pidns, init_survives_unhandled_signals_from_inside)
+{
+	pid_t pid = new_pidns_child(0);
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(protected_init());
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+static int wait_handled_init(struct ns_sync *s)
+{
+	struct timespec ts = { 10, 0 };
+	sigset_t none;
+
+	ns_sync_child_side(s);
+	block_one(SIGUSR1);
+	signal(SIGUSR1, on_signal);
+	sigemptyset(&none);
+	ns_sync_tell(s, true, NULL, 0);
+	/* SIGUSR1 is unblocked only here; the handler interrupts ppoll. */
+	while (!handled && ppoll(NULL, 0, &ts, &none) < 0 && errno == EINTR)
+		;
+	return handled == SIGUSR1 ? 0 : child_fail("SIGUSR1 not handled");
+}
+
+/*
+ * From the parent namespace, only signals init handles get through (besides
+ * SIGKILL and SIGSTOP): SIGTERM and SIGINT without handler are dropped
+ * (pid_namespaces(7)).
+ */
+TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
+{
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(wait_handled_init(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	EXPECT_EQ(0, kill(pid, SIGTERM));
+	EXPECT_EQ(0, kill(pid, SIGINT));
+	EXPECT_EQ(0, kill(pid, SIGUSR1));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+static int ignoring_init(struct ns_sync *s)
+{
+	ns_sync_child_side(s);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_IGN);
+	ns_sync_tell(s, true, NULL, 0);
+	/* Exits 3 if nothing kills it within 5 s. */
+	ns_sync_wait(s, true, NULL, 0, 5000);
+	return 3;
+}
+
+/* SIGKILL from the parent namespace kills the namespace's init (pid_namespaces(7)). */
+TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
+{
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(ignoring_init(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	EXPECT_EQ(0, kill(pid, SIGKILL));
+	EXPECT_EQ(128 + SIGKILL, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* --- init's death takes the namespace with it ----------------------------- */
+
+/* A process that only SIGKILL can end: report, then wait up to 20 s. */
+static int hardy(int sock, int hold)
+{
+	struct pollfd p = { .fd = hold, .events = POLLIN };
+	char b = 'h';
+
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_IGN);
+	if (pidns_send_creds(sock, &b, 1))
+		return child_fail("send credentials: %m");
+	poll(&p, 1, 20000);
+	return 3;
+}
+
+static int doomed_init(int sock, int hold, struct ns_sync *s)
+{
+	pid_t g = plain_fork();
+
+	if (g < 0)
+		return child_fail("fork: %m");
+	if (g == 0)
+		_exit(hardy(sock, hold));
+	ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+	return 5;
+}
+
+/* H: unshare(CLONE_NEWPID), fork init I, then X into the same namespace. */
+static int doomed_holder(int sock, int hold, struct ns_sync *s)
+{
+	pid_t init, x;
+	int rx, ri;
+
+	ns_sync_child_side(s);
+	if (ns_unshare_admin(CLONE_NEWPID))
+		return child_fail("unshare(CLONE_NEWPID): %m");
+	init = ns_clone(0);
+	if (init < 0)
+		return child_fail("fork init: %m");
+	if (init == 0)
+		_exit(doomed_init(sock, hold, s));
+	x = ns_clone(0);
+	if (x < 0)
+		return child_fail("fork second: %m");
+	if (x == 0)
+		_exit(hardy(sock, hold));
+	rx = ns_wait(x, NS_WAIT_MS);
+	ri = ns_wait(init, NS_WAIT_MS);
+	if (ri != 5)
+		return child_fail("init ended with %d, not its own exit 5", ri);
+	if (rx != 128 + SIGKILL)
+		return child_fail("our child in the namespace ended with %d, not SIGKILL", rx);
+	return 0;
+}
+
+/*
+ * When init terminates, the kernel SIGKILLs every other process in the
+ * namespace, and the parent can reap the whole tree (pid_namespaces(7)).
+ * X is a child of the process outside that unshared, so its SIGKILL status
+ * is seen by a parent outside the namespace.
+ */
+TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
+{
+	pid_t h, members[2];
+	struct ns_sync s;
+	int sv[2], hold[2];
+	char b;
+
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
+	ASSERT_EQ(0, ns_sync_init(&s));
+	h = pidns_track(ns_clone(0));
+	ASSERT_GE(h, 0);
+	if (h == 0)
+		_exit(doomed_holder(sv[1], hold[0], &s));
+	ns_sync_parent_side(&s);
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &members[i], NS_WAIT_MS));
+		ASSERT_NE(0, pidns_proc_state(members[i]));
+		EXPECT_EQ(0, ns_same_as_self(members[i], "pid"));
+	}
+	/* Let init exit normally. */
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(h, NS_WAIT_MS));
+	for (int i = 0; i < 2; i++)
+		EXPECT_EQ(0, pidns_proc_state(members[i]));
+	ns_sync_close(&s);
+	close(hold[1]);
+}
+
+/* --- setns() ---------------------------------------------------------------- */
+
+static int mount_own_proc(void)
+{
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return child_fail("make / private: %m");
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return child_fail("mount proc: %m");
+	return 0;
+}
+
+static int open_ns(pid_t pid, const char *type)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static pid_t idle_pidns_child(void)
+{
+	pid_t pid = ns_clone(CLONE_NEWPID);
+
+	if (pid == 0) {
+		/* Idles until its parent kills it (at most 10 s). */
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	return pid;
+}
+
+static int setns_refused(int own, int sibling)
+{
+	struct ns_ident pid, pfc;
+	int self;
+
+	if (setns(own, CLONE_NEWPID) == 0 || errno != EINVAL)
+		return child_fail("setns to the parent's namespace: %m, not EINVAL");
+	if (setns(sibling, CLONE_NEWPID) == 0 || errno != EINVAL)
+		return child_fail("setns to a sibling namespace: %m, not EINVAL");
+	if (ns_ident_of(0, "pid", &pid) || ns_ident_of(0, "pid_for_children", &pfc))
+		return child_fail("stat ns: %m");
+	if (!ns_ident_eq(&pid, &pfc))
+		return child_fail("a refused setns changed pid_for_children");
+	self = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+	if (self < 0 || setns(self, CLONE_NEWPID))
+		return child_fail("setns to our own namespace: %m");
+	return 0;
+}
+
+static int setns_refused_holder(struct ns_sync *s)
+{
+	int own, sibling;
+	pid_t k2, k1;
+	int rc;
+
+	ns_sync_child_side(s);
+	if (mount_own_proc())
+		return 1;
+	own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+	k2 = idle_pidns_child();
+	if (own < 0 || k2 < 0)
+		return child_fail("open ns/fork: %m");
+	sibling = open_ns(k2, "pid");
+	if (sibling < 0)
+		return child_fail("open sibling ns: %m");
+	k1 = ns_clone(CLONE_NEWPID);
+	if (k1 < 0)
+		return child_fail("fork: %m");
+	if (k1 == 0)
+		_exit(setns_refused(own, sibling));
+	rc = ns_wait(k1, NS_WAIT_MS);
+	kill(k2, SIGKILL);
+	ns_wait(k2, NS_WAIT_MS);
+	return rc;
+}
+
+/* setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2), pid_namespaces(7)). */
+TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
+{
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(CLONE_NEWNS);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(setns_refused_holder(&s));
+	ns_sync_parent_side(&s);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+struct setns_view {
+	pid_t self, child, child_self, child_ppid;
+	int pid_unchanged, pfc_is_target, child_in_target;
+};
+
+static int setns_child_report(int sock)
+{
+	pid_t me[2] = { getpid(), getppid() };
+
+	return pidns_send_creds(sock, me, sizeof(me)) ? 1 : 0;
+}
+
+static int setns_descendant_holder(struct ns_sync *s, int sv[2])
+{
+	struct ns_ident before, after, pfc, target, childs;
+	struct setns_view v = { 0 };
+	pid_t k, sender, got[2];
+	int fd;
+
+	ns_sync_child_side(s);
+	if (mount_own_proc())
+		return 1;
+	ns_ident_of(0, "pid", &before);
+	k = idle_pidns_child();
+	if (k < 0 || ns_ident_of(k, "pid", &target))
+		return child_fail("fork: %m");
+	fd = open_ns(k, "pid");
+	if (fd < 0 || setns(fd, CLONE_NEWPID))
+		return child_fail("setns to a child's namespace: %m");
+	v.self = getpid();
+	ns_ident_of(0, "pid", &after);
+	ns_ident_of(0, "pid_for_children", &pfc);
+	v.pid_unchanged = ns_ident_eq(&before, &after);
+	v.pfc_is_target = ns_ident_eq(&pfc, &target);
+	v.child = ns_clone(0);
+	if (v.child < 0)
+		return child_fail("fork after setns: %m");
+	if (v.child == 0)
+		_exit(setns_child_report(sv[1]));
+	if (pidns_recv_creds(sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
+		return child_fail("no report from the child");
+	v.child_self = got[0];
+	v.child_ppid = got[1];
+	v.child_in_target = !ns_ident_of(v.child, "pid", &childs) && ns_ident_eq(&childs, &target);
+	ns_sync_tell(s, true, &v, sizeof(v));
+	ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+	ns_wait(v.child, NS_WAIT_MS);
+	kill(k, SIGKILL);
+	ns_wait(k, NS_WAIT_MS);
+	return 0;
+}
+
+/*
+ * setns() into a descendant PID namespace is allowed and affects only
+ * children created afterwards: the caller keeps its PID and ns/pid
+ * (setns(2), pid_namespaces(7)).
+ */
+TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
+{
+	struct ns_ident before, after, pfc;
+	struct setns_view v;
+	struct ns_sync s;
+	int sv[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	pid = new_pidns_child(CLONE_NEWNS);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(setns_descendant_holder(&s, sv));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_ident_of(pid, "pid", &before));
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(1, v.self);
+	EXPECT_TRUE(v.pid_unchanged);
+	EXPECT_TRUE(v.pfc_is_target);
+	/* The child is PID 2 of the target (its init is 1), parent outside. */
+	EXPECT_EQ(2, v.child_self);
+	EXPECT_EQ(0, v.child_ppid);
+	EXPECT_TRUE(v.child_in_target);
+	/* From outside: the holder's own namespace did not change. */
+	ASSERT_EQ(0, ns_ident_of(pid, "pid", &after));
+	ASSERT_EQ(0, ns_ident_of(pid, "pid_for_children", &pfc));
+	EXPECT_TRUE(ns_ident_eq(&before, &after));
+	EXPECT_FALSE(ns_ident_eq(&pfc, &after));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* --- nesting limit -------------------------------------------------------- */
+
+struct depth_rec {
+	int created;		/* levels created below the test */
+	int err;		/* errno of the clone that failed */
+	int nspid_n;		/* NSpid: entries of the deepest process */
+	int fork_ok;		/* a plain fork still works down there */
+};
+
+static int descend(struct ns_sync *s, int k)
+{
+	struct depth_rec r = { .created = k };
+	pid_t pid, f;
+
+	if (k > PIDNS_MAX_LEVELS + 2) {
+		ns_sync_tell(s, true, &r, sizeof(r));
+		return 0;
+	}
+	pid = ns_clone(CLONE_NEWPID);
+	if (pid == 0)
+		_exit(descend(s, k + 1));
+	if (pid > 0)
+		return ns_wait(pid, 2 * NS_WAIT_MS);
+	r.err = errno;
+	r.nspid_n = pidns_self_levels();
+	f = ns_clone(0);
+	if (f == 0)
+		_exit(0);
+	r.fork_ok = f > 0 && ns_wait(f, NS_WAIT_MS) == 0;
+	ns_sync_tell(s, true, &r, sizeof(r));
+	return 0;
+}
+
+/*
+ * PID namespaces nest at most 32 levels below the initial one; the clone()
+ * past that fails with ENOSPC (clone(2)).  pid_namespaces(7) and the issue
+ * give EUSERS (3.11-4.8; ENOMEM/EINVAL before): every kernel of 5.10+ says
+ * ENOSPC.  A process cannot see its absolute depth: NSpid: starts at the
+ * /proc mount's namespace, so NSpid count - 1 is only a lower bound of our
+ * level (under nsrun it reads 0 for a case one level down).  So we assert
+ * ENOSPC, that every level we created exists, and that the levels we could
+ * create plus that lower bound do not exceed 32.
+ */
+TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
+{
+	struct depth_rec r;
+	struct ns_sync s;
+	int self_n;
+	pid_t pid;
+
+	self_n = pidns_self_levels();
+	if (self_n == -ENODATA)
+		SKIP(return, "no NSpid: field in /proc/PID/status");
+	ASSERT_GE(self_n, 1);
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		ns_sync_child_side(&s);
+		_exit(descend(&s, 1));
+	}
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), 2 * NS_WAIT_MS));
+	TH_LOG("created %d nested levels below us; NSpid shows %d for us",
+	       r.created, self_n);
+	ASSERT_NE(0, r.err) TH_LOG("no limit within %d levels", PIDNS_MAX_LEVELS + 2);
+	EXPECT_EQ(ENOSPC, r.err);
+	EXPECT_EQ(self_n + r.created, r.nspid_n);
+	EXPECT_LE(r.created + self_n - 1, 32);
+	EXPECT_GE(r.created, 2);
+	EXPECT_TRUE(r.fork_ok);
+	EXPECT_EQ(0, pidns_reap(pid, 2 * NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+TEST_HARNESS_MAIN
