@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mount propagation between two mount namespaces: shared, slave, private
+ * and unbindable mounts, their mountinfo optional fields, and recursive
+ * propagation changes (mount_namespaces(7) "Shared subtrees", the
+ * article's "Mount namespaces and shared subtrees" and "mount propagation,
+ * and unbindable mounts").
+ *
+ * Each test works on a tmpfs in a private mount namespace of its own
+ * (fixtures/mntns.h); the second namespace is a peer child that makes
+ * mount events on request.  Events are checked in both namespaces, by
+ * stat() from inside and by /proc/PID/mountinfo from outside.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "mntns.h"
+#include "kselftest_harness.h"
+
+FIXTURE(prop) {
+	struct mnt_base b;
+	char s[MNT_PATH_MAX];	/* a tmpfs under the base, for the test to use */
+	char p1[MNT_PATH_MAX];	/* s/p1: where we mount */
+	char c1[MNT_PATH_MAX];	/* s/c1: where the peer mounts */
+};
+
+FIXTURE_SETUP(prop)
+{
+	if (mnt_base_enter(&self->b) && self->b.skip)
+		SKIP(return, "%s", self->b.why);
+	ASSERT_STREQ("", self->b.why);
+	ASSERT_EQ(0, mnt_make(&self->b, "s", self->s, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/c1"));
+	mnt_path(self->p1, &self->b, "s/p1");
+	mnt_path(self->c1, &self->b, "s/c1");
+}
+
+FIXTURE_TEARDOWN(prop)
+{
+}
+
+/* Propagation fields of the topmost mount at @path in @pid's namespace. */
+static struct mnt_info info_of(pid_t pid, const char *path)
+{
+	struct mnt_info mi = { .shared = -1, .master = -1 };
+
+	if (mnt_info_find(pid, path, &mi)) {
+		mi.shared = -1;
+		mi.master = -1;
+	}
+	return mi;
+}
+
+/* Shared mounts propagate mount and unmount events both ways between peers, and share a "shared:N" peer group id (mount_namespaces(7) MS_SHARED). */
+TEST_F(prop, shared_peers_propagate_both_ways)
+{
+	struct mnt_info ours, theirs;
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ours = info_of(0, self->s);
+	theirs = info_of(p.pid, self->s);
+	EXPECT_LT(0, ours.shared);
+	EXPECT_EQ(ours.shared, theirs.shared);
+	EXPECT_EQ(0, theirs.master);
+	/* Ours -> theirs. */
+	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, self->p1));
+	/* Theirs -> ours. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, self->c1, NULL, 0));
+	EXPECT_EQ(1, mnt_we_see(self->c1));
+	/* Unmount events travel too, both ways. */
+	ASSERT_EQ(0, umount2(self->p1, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&p, self->p1));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_UMOUNT, self->c1, NULL, 0));
+	EXPECT_EQ(0, mnt_we_see(self->c1));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* A slave receives events from its master but sends none back; its mountinfo shows "master:N" with the master's group id (mount_namespaces(7) MS_SLAVE). */
+TEST_F(prop, slave_receives_but_does_not_send)
+{
+	struct mnt_info ours, theirs;
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE));
+	ours = info_of(0, self->s);
+	theirs = info_of(p.pid, self->s);
+	EXPECT_LT(0, ours.shared);
+	EXPECT_EQ(0, ours.master);
+	EXPECT_EQ(0, theirs.shared);
+	EXPECT_EQ(ours.shared, theirs.master);
+	/* Master -> slave: received. */
+	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, self->p1));
+	/* Slave -> master: the peer has its mount, we do not. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, self->c1, NULL, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, self->c1));
+	EXPECT_EQ(0, mnt_we_see(self->c1));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* A private mount neither sends nor receives events, while a shared sibling does; no optional fields (mount_namespaces(7) MS_PRIVATE). */
+TEST_F(prop, private_neither_sends_nor_receives)
+{
+	char q[MNT_PATH_MAX], qp1[MNT_PATH_MAX], qc1[MNT_PATH_MAX];
+	struct mnt_info theirs;
+	struct mnt_peer p;
+
+	/* q is the control: shared in both namespaces throughout. */
+	ASSERT_EQ(0, mnt_make(&self->b, "q", q, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "q/p1"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "q/c1"));
+	mnt_path(qp1, &self->b, "q/p1");
+	mnt_path(qc1, &self->b, "q/c1");
+	ASSERT_EQ(0, mnt_set_propagation(q, MS_SHARED));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_PRIVATE));
+	theirs = info_of(p.pid, self->s);
+	EXPECT_EQ(0, theirs.shared);
+	EXPECT_EQ(0, theirs.master);
+	EXPECT_LT(0, info_of(p.pid, q).shared);
+	/* Ours -> theirs: only through the shared control. */
+	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
+	ASSERT_EQ(0, mnt_tmpfs(qp1, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&p, self->p1));
+	EXPECT_EQ(1, mnt_peer_sees(&p, qp1));
+	/* Theirs -> ours: likewise. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, self->c1, NULL, 0));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, qc1, NULL, 0));
+	EXPECT_EQ(0, mnt_we_see(self->c1));
+	EXPECT_EQ(1, mnt_we_see(qc1));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* An unbindable mount cannot be bind-mounted (EINVAL) and is private: no events either way between two namespaces (mount_namespaces(7) MS_UNBINDABLE). */
+TEST_F(prop, unbindable_bind_fails_einval)
+{
+	char dst[MNT_PATH_MAX], other[MNT_PATH_MAX];
+	struct mnt_info ours, theirs;
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "dst"));
+	mnt_path(dst, &self->b, "dst");
+	ASSERT_EQ(0, mnt_make(&self->b, "other", other, 0));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE));
+	ours = info_of(0, self->s);
+	EXPECT_TRUE(ours.unbindable);
+	EXPECT_EQ(0, ours.shared);
+	/* Binding it fails; binding an ordinary mount works (control). */
+	EXPECT_EQ(-1, mount(self->s, dst, NULL, MS_BIND, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, mnt_we_see(dst));
+	ASSERT_EQ(0, mount(other, dst, NULL, MS_BIND, NULL));
+	EXPECT_EQ(1, mnt_we_see(dst));
+	ASSERT_EQ(0, umount2(dst, 0));
+	/*
+	 * The copy in a new namespace: 6.12's clone_mnt() keeps the
+	 * unbindable flag, 6.18 makes the copy a plain private mount.  Accept
+	 * either, but mountinfo and bind must agree, and it stays private.
+	 */
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	theirs = info_of(p.pid, self->s);
+	EXPECT_EQ(0, theirs.shared);
+	EXPECT_EQ(0, theirs.master);
+	if (!theirs.unbindable)
+		TH_LOG("note: the namespace copy of an unbindable mount is not unbindable here");
+	EXPECT_EQ(theirs.unbindable ? EINVAL : 0,
+		  mnt_peer_do(&p, MNT_OP_BIND, self->s, dst, 0));
+	EXPECT_EQ(!theirs.unbindable, mnt_peer_sees(&p, dst));
+	if (!theirs.unbindable)
+		ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_UMOUNT, dst, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, other, dst, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, dst));
+	/* And it propagates nothing, either way. */
+	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&p, self->p1));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, self->c1, NULL, 0));
+	EXPECT_EQ(0, mnt_we_see(self->c1));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* A recursive bind replicates every submount except unbindable ones (mount_namespaces(7) MS_UNBINDABLE, article "unbindable mounts"). */
+TEST_F(prop, unbindable_skipped_by_recursive_bind)
+{
+	char a[MNT_PATH_MAX], c[MNT_PATH_MAX], r[MNT_PATH_MAX];
+	char ra[MNT_PATH_MAX], rc[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_make(&self->b, "s/a", a, 0));
+	ASSERT_EQ(0, mnt_make(&self->b, "s/c", c, 0));
+	ASSERT_EQ(0, mnt_set_propagation(a, MS_UNBINDABLE));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "r"));
+	mnt_path(r, &self->b, "r");
+	mnt_path(ra, &self->b, "r/a");
+	mnt_path(rc, &self->b, "r/c");
+	ASSERT_EQ(0, mount(self->s, r, NULL, MS_BIND | MS_REC, NULL));
+	EXPECT_EQ(1, mnt_we_see(r));
+	EXPECT_EQ(1, mnt_we_see(rc));
+	/* The unbindable submount left only its mount point directory behind. */
+	EXPECT_EQ(0, mnt_we_see(ra));
+	EXPECT_EQ(0, access(ra, F_OK));
+}
+
+/* MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE|MS_REC) every mount below too, and events then travel through the submounts (mount_namespaces(7), mount(2) MS_REC). */
+TEST_F(prop, rec_propagation_change_applies_to_submounts)
+{
+	char a[MNT_PATH_MAX], ab[MNT_PATH_MAX], x[MNT_PATH_MAX], y[MNT_PATH_MAX];
+	const char *tree[3] = { self->s, a, ab };
+	struct mnt_info ours, theirs;
+	struct mnt_peer p;
+	int i;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "s/a", a, 0));
+	ASSERT_EQ(0, mnt_make(&self->b, "s/a/b", ab, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/a/b/x"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/a/b/y"));
+	mnt_path(x, &self->b, "s/a/b/x");
+	mnt_path(y, &self->b, "s/a/b/y");
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	EXPECT_EQ(0, info_of(0, a).shared);
+	EXPECT_EQ(0, info_of(0, ab).shared);
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED | MS_REC));
+	EXPECT_LT(0, info_of(0, a).shared);
+	EXPECT_LT(0, info_of(0, ab).shared);
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	/* The peer makes the whole tree its slave with one call. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE | MS_REC));
+	for (i = 0; i < 3; i++) {
+		ours = info_of(0, tree[i]);
+		theirs = info_of(p.pid, tree[i]);
+		EXPECT_LT(0, ours.shared);
+		EXPECT_EQ(0, theirs.shared) TH_LOG("%s", tree[i]);
+		EXPECT_EQ(ours.shared, theirs.master) TH_LOG("%s", tree[i]);
+	}
+	/* An event on the deepest submount reaches the slave, not back. */
+	ASSERT_EQ(0, mnt_tmpfs(x, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, x));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, y, NULL, 0));
+	EXPECT_EQ(0, mnt_we_see(y));
+	/* MS_PRIVATE|MS_REC clears every optional field of the tree. */
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_PRIVATE | MS_REC));
+	for (i = 0; i < 3; i++) {
+		ours = info_of(0, tree[i]);
+		EXPECT_EQ(0, ours.shared) TH_LOG("%s", tree[i]);
+		EXPECT_EQ(0, ours.master) TH_LOG("%s", tree[i]);
+	}
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* A mount both slave and shared ("shared:M master:N") forwards its master's events to its own peer group, and its peers' events go nowhere back (mount_namespaces(7) "slave and shared"). */
+TEST_F(prop, slave_and_shared_forwards_master_events)
+{
+	char s2[MNT_PATH_MAX], s2p1[MNT_PATH_MAX];
+	struct mnt_info ours, t1, t2;
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s2"));
+	mnt_path(s2, &self->b, "s2");
+	mnt_path(s2p1, &self->b, "s2/p1");
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SHARED));
+	/* In the peer, s2 becomes a peer of s: same new group, same master. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, self->s, s2, 0));
+	ours = info_of(0, self->s);
+	t1 = info_of(p.pid, self->s);
+	t2 = info_of(p.pid, s2);
+	EXPECT_LT(0, t1.shared);
+	EXPECT_NE(ours.shared, t1.shared);
+	EXPECT_EQ(ours.shared, t1.master);
+	EXPECT_EQ(t1.shared, t2.shared);
+	EXPECT_EQ(t1.master, t2.master);
+	/* Our event reaches s, and through its peer group s2, in the peer. */
+	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, self->p1));
+	EXPECT_EQ(1, mnt_peer_sees(&p, s2p1));
+	/* An event on s2 reaches its peer s there, but not us. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, mnt_path(s2p1, &self->b, "s2/c1"), NULL, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, self->c1));
+	EXPECT_EQ(0, mnt_we_see(self->c1));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+TEST_HARNESS_MAIN
