@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID namespaces, part 3: what checkpoint/restore and process managers use.
+ * clone3() set_tid (chosen PIDs, the basis of the migration the article's
+ * part 1 mentions), /proc/sys/kernel/ns_last_pid, and pidfds for processes
+ * in child namespaces.  Sources: clone(2), pid_namespaces(7), pidfd_open(2),
+ * proc(5).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "pidns.h"
+#include "kselftest_harness.h"
+
+#ifndef __NR_clone3
+#define __NR_clone3 435
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1, 5.5). */
+struct nsc_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls, set_tid, set_tid_size;
+};
+
+#define LAST_PID "/proc/sys/kernel/ns_last_pid"
+
+FIXTURE(pidns) {
+	int unused;
+};
+
+FIXTURE_SETUP(pidns)
+{
+}
+
+FIXTURE_TEARDOWN(pidns)
+{
+	pidns_kill_tracked();
+}
+
+static pid_t new_pidns_child(unsigned long extra)
+{
+	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
+}
+
+/* fork-like clone3() with @n PIDs in @tids (innermost level first). */
+static pid_t clone3_tids(unsigned long flags, const pid_t *tids, size_t n)
+{
+	struct nsc_clone_args a = {
+		.flags = flags, .exit_signal = SIGCHLD,
+		.set_tid = (uintptr_t)tids, .set_tid_size = n,
+	};
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = syscall(__NR_clone3, &a, sizeof(a));
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return pid;
+}
+
+/* NULL when clone3() takes set_tid, else what is missing. */
+static const char *set_tid_missing(void)
+{
+	pid_t tids[PIDNS_MAX_LEVELS] = { 0 };
+	pid_t pid;
+
+	/* 33 entries is one too many: EINVAL where set_tid exists. */
+	pid = clone3_tids(0, tids, PIDNS_MAX_LEVELS);
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		ns_wait(pid, NS_WAIT_MS);
+		return NULL;
+	}
+	if (errno == ENOSYS)
+		return "no clone3() (ENOSYS)";
+	if (errno == E2BIG)
+		return "clone3() has no set_tid (E2BIG for struct clone_args v1)";
+	return NULL;
+}
+
+/* What a child created with set_tid says about itself. */
+struct tid_rec {
+	pid_t self;
+	int n;
+	pid_t nspid[PIDNS_MAX_LEVELS];
+};
+
+static int report_self(struct ns_sync *s)
+{
+	struct tid_rec r = { .self = getpid() };
+
+	r.n = pidns_nspid(0, r.nspid, PIDNS_MAX_LEVELS);
+	return ns_sync_tell(s, true, &r, sizeof(r)) ? 1 : 0;
+}
+
+/* Create a child with @tids; check clone3() returned @expect; reap it. */
+static int clone_with_tids(struct ns_sync *s, const pid_t *tids, size_t n, pid_t expect)
+{
+	pid_t pid = clone3_tids(CLONE_NEWPID, tids, n);
+
+	if (pid < 0)
+		return child_fail("clone3(set_tid, %zu levels): %m", n);
+	if (pid == 0)
+		_exit(report_self(s));
+	if (pid != expect) {
+		ns_wait(pid, NS_WAIT_MS);
+		return child_fail("clone3() returned %d, asked for %d", pid, expect);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int two_level_holder(struct ns_sync *s)
+{
+	const pid_t tids[] = { 1, 300 };
+
+	ns_sync_child_side(s);
+	return clone_with_tids(s, tids, 2, 300);
+}
+
+static int three_level_holder(struct ns_sync *s)
+{
+	const pid_t tids[] = { 1, 400, 500 };
+	pid_t k;
+
+	ns_sync_child_side(s);
+	k = ns_clone(CLONE_NEWPID);
+	if (k < 0)
+		return child_fail("clone(CLONE_NEWPID): %m");
+	if (k == 0)
+		_exit(clone_with_tids(s, tids, 3, 400));
+	return ns_wait(k, NS_WAIT_MS);
+}
+
+/* Run @holder in a new PID namespace; return the set_tid child's record. */
+static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *),
+		     struct tid_rec *r)
+{
+	const char *missing = set_tid_missing();
+	struct ns_sync s;
+	pid_t pid;
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(holder(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* clone3() set_tid creates a child with chosen PIDs in a new namespace and its parent's (clone(2), 5.5+). */
+TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
+{
+	struct tid_rec r = { 0 };
+	int self_n = pidns_self_levels();
+
+	ASSERT_GE(self_n, 1);
+	run_tids(_metadata, two_level_holder, &r);
+	if (!r.n)
+		return;
+	EXPECT_EQ(1, r.self);
+	/* Our /proc: [..., us-level PID, 300, 1] */
+	ASSERT_EQ(self_n + 2, r.n);
+	EXPECT_EQ(300, r.nspid[r.n - 2]);
+	EXPECT_EQ(1, r.nspid[r.n - 1]);
+}
+
+/* set_tid chooses the PID at several levels at once: checkpoint/restore of nested namespaces (clone(2)). */
+TEST_F(pidns, clone3_set_tid_chooses_pids_at_three_levels)
+{
+	struct tid_rec r = { 0 };
+	int self_n = pidns_self_levels();
+
+	ASSERT_GE(self_n, 1);
+	run_tids(_metadata, three_level_holder, &r);
+	if (!r.n)
+		return;
+	EXPECT_EQ(1, r.self);
+	ASSERT_EQ(self_n + 3, r.n);
+	EXPECT_EQ(500, r.nspid[r.n - 3]);
+	EXPECT_EQ(400, r.nspid[r.n - 2]);
+	EXPECT_EQ(1, r.nspid[r.n - 1]);
+}
+
+/* A PID of our namespace that no process has (for set_tid). */
+static pid_t free_pid(void)
+{
+	char path[32];
+
+	for (pid_t p = 20000; p > 1000; p--) {
+		snprintf(path, sizeof(path), "/proc/%d", p);
+		if (access(path, F_OK))
+			return p;
+	}
+	return 0;
+}
+
+/* Child of ns_clone(CLONE_NEWUSER...): become root of the new user namespace. */
+static int map_self_root(uid_t uid, gid_t gid)
+{
+	int err = ns_map_root(0, uid, gid);
+
+	if (err)
+		return child_fail("cannot map root in a new user namespace: %s", strerror(-err));
+	return 0;
+}
+
+static int write_last_pid(const char *val)
+{
+	int fd = open(LAST_PID, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
+{
+	const pid_t deny[] = { 1, 300, outer }, allow[] = { 1, 300 };
+	pid_t pid;
+
+	if (map_self_root(uid, gid))
+		return 1;
+	pid = clone3_tids(CLONE_NEWPID, deny, 3);
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		ns_wait(pid, NS_WAIT_MS);
+		return child_fail("set_tid in a namespace of the initial user namespace worked");
+	}
+	if (errno != EPERM)
+		return child_fail("set_tid outside our user namespace: %m, not EPERM");
+	/* The same without the level we hold no capability over works. */
+	pid = clone3_tids(CLONE_NEWPID, allow, 2);
+	if (pid == 0)
+		_exit(getpid() == 1 ? 0 : 1);
+	if (pid != 300)
+		return child_fail("set_tid {1, 300} gave %d: %m", pid);
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/*
+ * set_tid needs CAP_SYS_ADMIN (or CAP_CHECKPOINT_RESTORE) in the user
+ * namespace owning each PID namespace it names: EPERM otherwise (clone(2)).
+ * The holder is root of a new user namespace, which owns its new PID
+ * namespace but not ours.
+ */
+TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
+{
+	const char *missing = set_tid_missing();
+	const char *blocked;
+	pid_t pid, outer = free_pid();
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
+	if (blocked)
+		SKIP(return, "needs a user namespace: %s", blocked);
+	ASSERT_NE(0, outer);
+	pid = pidns_track(ns_clone(CLONE_NEWUSER | CLONE_NEWPID));
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(eperm_holder(outer, uid, gid));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+static int unprivileged_set_tid(pid_t want)
+{
+	pid_t pid;
+
+	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+		return child_fail("cannot drop privileges: %m");
+	pid = clone3_tids(0, &want, 1);
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		ns_wait(pid, NS_WAIT_MS);
+		return child_fail("set_tid without any capability gave %d", pid);
+	}
+	return errno == EPERM ? 0 : child_fail("set_tid unprivileged: %m, not EPERM");
+}
+
+/* Without any capability, set_tid is refused with EPERM (clone(2)). */
+TEST_F(pidns, clone3_set_tid_unprivileged_is_eperm)
+{
+	const char *missing = set_tid_missing();
+	pid_t pid, want = free_pid();
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	ASSERT_NE(0, want);
+	pid = pidns_track(ns_clone(0));
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(unprivileged_set_tid(want));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	/* Nothing got that PID. */
+	EXPECT_EQ(0, pidns_proc_state(want));
+}
+
+static int eexist_holder(void)
+{
+	pid_t k, pid, one = 1, two = 2, free_one = 77;
+
+	k = ns_clone(0);
+	if (k == 0) {
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	if (k != 2)
+		return child_fail("first child is %d, not 2", k);
+	for (int i = 0; i < 2; i++) {
+		pid = clone3_tids(0, i ? &two : &one, 1);
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0) {
+			ns_wait(pid, NS_WAIT_MS);
+			return child_fail("set_tid of a PID in use gave %d", pid);
+		}
+		if (errno != EEXIST)
+			return child_fail("set_tid of PID %d in use: %m, not EEXIST", i + 1);
+	}
+	pid = clone3_tids(0, &free_one, 1);
+	if (pid == 0)
+		_exit(getpid() == 77 ? 0 : 1);
+	if (pid != 77)
+		return child_fail("set_tid {77} gave %d: %m", pid);
+	kill(k, SIGKILL);
+	ns_wait(k, NS_WAIT_MS);
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/* set_tid naming a PID in use fails with EEXIST; a free one is granted (clone(2)). */
+TEST_F(pidns, clone3_set_tid_of_pid_in_use_is_eexist)
+{
+	const char *missing = set_tid_missing();
+	pid_t pid;
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(eexist_holder());
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+/* --- ns_last_pid ---------------------------------------------------------- */
+
+struct last_rec {
+	long first, written, after_fork;
+	pid_t forked, child_self;
+};
+
+static int last_pid_child(struct ns_sync *s, bool write_it)
+{
+	struct last_rec r = { 0 };
+	pid_t pid;
+	int code;
+
+	ns_sync_child_side(s);
+	if (read_proc_long(LAST_PID, &r.first))
+		return child_fail("read " LAST_PID ": %m");
+	if (write_it) {
+		int err = write_last_pid("4241");
+
+		if (err)
+			return child_fail("write " LAST_PID ": %s", strerror(-err));
+		read_proc_long(LAST_PID, &r.written);
+	}
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(getpid() & 0xff);
+	r.forked = pid;
+	code = ns_wait(pid, NS_WAIT_MS);
+	r.child_self = code;
+	read_proc_long(LAST_PID, &r.after_fork);
+	ns_sync_tell(s, true, &r, sizeof(r));
+	return 0;
+}
+
+static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struct last_rec *r)
+{
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(last_pid_child(&s, write_it));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/*
+ * /proc/sys/kernel/ns_last_pid is the last PID allocated in the reader's
+ * own PID namespace; writing it sets the next PID there only (pid_namespaces(7), proc(5)).
+ */
+TEST_F(pidns, ns_last_pid_is_per_namespace)
+{
+	struct last_rec a, b;
+
+	if (access(LAST_PID, F_OK))
+		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
+	run_last_pid(_metadata, true, &a);
+	/* In A's namespace: only A (1) existed; the write steers the next fork. */
+	EXPECT_EQ(1, a.first);
+	EXPECT_EQ(4241, a.written);
+	EXPECT_EQ(4242, a.forked);
+	EXPECT_EQ(4242 & 0xff, a.child_self);
+	EXPECT_EQ(4242, a.after_fork);
+	/* A sibling namespace created afterwards is untouched by A's write. */
+	run_last_pid(_metadata, false, &b);
+	EXPECT_EQ(1, b.first);
+	EXPECT_EQ(2, b.forked);
+	EXPECT_EQ(2, b.child_self);
+	EXPECT_EQ(2, b.after_fork);
+}
+
+static int last_pid_writer(uid_t uid, gid_t gid)
+{
+	char cur[32];
+	long v;
+	pid_t k;
+	int err;
+
+	if (map_self_root(uid, gid))
+		return 1;
+	if (read_proc_long(LAST_PID, &v))
+		return child_fail("read: %m");
+	/* Rewriting the current value: harmless even if wrongly allowed. */
+	snprintf(cur, sizeof(cur), "%ld", v);
+	err = write_last_pid(cur);
+	if (err != -EPERM)
+		return child_fail("write to a namespace we lack CAP_SYS_ADMIN over: %s, not EPERM",
+				  err ? strerror(-err) : "allowed");
+	/* In a PID namespace our user namespace owns, the same write works. */
+	k = ns_clone(CLONE_NEWPID);
+	if (k == 0) {
+		pid_t c;
+
+		if (write_last_pid("499"))
+			_exit(child_fail("write in our own PID namespace: %m"));
+		c = ns_clone(0);
+		if (c == 0)
+			_exit(0);
+		ns_wait(c, NS_WAIT_MS);
+		_exit(c == 500 ? 0 : child_fail("fork after writing 499 gave %d", c));
+	}
+	return k < 0 ? child_fail("clone: %m") : ns_wait(k, NS_WAIT_MS);
+}
+
+/* Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace (pid_namespaces(7)). */
+TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
+{
+	const char *blocked;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid;
+
+	if (access(LAST_PID, F_OK))
+		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
+	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
+	if (blocked)
+		SKIP(return, "needs a user namespace: %s", blocked);
+	pid = pidns_track(ns_clone(CLONE_NEWUSER));
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(last_pid_writer(uid, gid));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+/* --- pidfds ----------------------------------------------------------------- */
+
+static int pidfd_open(pid_t pid)
+{
+	return syscall(__NR_pidfd_open, pid, 0);
+}
+
+static const char *pidfd_missing(void)
+{
+	int fd = pidfd_open(getpid());
+
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	return errno == ENOSYS ? "no pidfd_open() (ENOSYS)" : NULL;
+}
+
+static int pidfd_fdinfo(int fd, char *buf, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return read_file(path, buf, len);
+}
+
+static int pidfd_target(struct ns_sync *s)
+{
+	sigset_t set;
+	struct timespec ts = { 10, 0 };
+	siginfo_t si;
+
+	ns_sync_child_side(s);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	ns_sync_tell(s, true, NULL, 0);
+	if (sigtimedwait(&set, &si, &ts) != SIGUSR1)
+		return child_fail("no SIGUSR1 through the pidfd: %m");
+	return getpid() == 1 && si.si_pid == 0 ? 9 : child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
+}
+
+/*
+ * A pidfd for a process in a child PID namespace refers to that process:
+ * signals sent through it arrive there, and it reports that process's exit
+ * (pidfd_open(2), 5.3+).
+ */
+TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
+{
+	const char *missing = pidfd_missing();
+	struct pollfd p = { .events = POLLIN };
+	struct ns_sync s;
+	char info[1024];
+	siginfo_t si = { 0 };
+	pid_t pid;
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(pidfd_target(&s));
+	ns_sync_parent_side(&s);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	p.fd = pidfd_open(pid);
+	ASSERT_LE(0, p.fd);
+	ASSERT_LT(0, pidfd_fdinfo(p.fd, info, sizeof(info)));
+	EXPECT_NE(NULL, strstr(info, "\nPid:"));
+	EXPECT_EQ(pid, strtol(strstr(info, "\nPid:") + 5, NULL, 10));
+	ASSERT_EQ(0, syscall(__NR_pidfd_send_signal, p.fd, SIGUSR1, NULL, 0));
+	ASSERT_EQ(1, poll(&p, 1, NS_WAIT_MS));
+	ASSERT_EQ(0, waitid(P_PIDFD, p.fd, &si, WEXITED));
+	pidns_untrack(pid);
+	EXPECT_EQ(pid, si.si_pid);
+	EXPECT_EQ(CLD_EXITED, si.si_code);
+	EXPECT_EQ(9, si.si_status);
+	close(p.fd);
+	ns_sync_close(&s);
+}
+
+static int two_deep(int sock)
+{
+	pid_t g = ns_clone(CLONE_NEWPID);
+
+	if (g < 0)
+		return child_fail("clone(CLONE_NEWPID): %m");
+	if (g == 0) {
+		char b = 'g';
+
+		pidns_send_creds(sock, &b, 1);
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	return ns_wait(g, NS_WAIT_MS);
+}
+
+/* The fdinfo of a pidfd shows NSpid: the PID at every level, as /proc/PID/status does (proc(5), 5.10+). */
+TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
+{
+	const char *missing = pidfd_missing();
+	pid_t via_fd[PIDNS_MAX_LEVELS], via_proc[PIDNS_MAX_LEVELS], pid, g;
+	char info[1024], b;
+	int sv[2], fd, n;
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	ASSERT_EQ(0, pidns_cred_pair(sv));
+	pid = new_pidns_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(two_deep(sv[1]));
+	ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &g, NS_WAIT_MS));
+	fd = pidfd_open(g);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, pidfd_fdinfo(fd, info, sizeof(info)));
+	n = pidns_parse_nspid(info, via_fd, PIDNS_MAX_LEVELS);
+	if (n == -ENODATA)
+		SKIP(goto out, "pidfd fdinfo has no NSpid: field");
+	ASSERT_EQ(n, pidns_nspid(g, via_proc, PIDNS_MAX_LEVELS));
+	ASSERT_GE(n, 3);
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(via_proc[i], via_fd[i]);
+	EXPECT_EQ(g, via_fd[n - 3]);
+	EXPECT_EQ(2, via_fd[n - 2]);
+	EXPECT_EQ(1, via_fd[n - 1]);
+out:
+	close(fd);
+	kill(pid, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, pidns_reap(pid, NS_WAIT_MS));
+}
+
+TEST_HARNESS_MAIN
