@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cgroup namespaces (cgroup_namespaces(7), 4.6): the view of
+ * /proc/PID/cgroup and of a cgroup filesystem mounted inside, for cgroup
+ * v2 and for the v1 hierarchies this machine has (probed in mountinfo).
+ *
+ * Tests that need cgroups of their own create them under the case's own
+ * v2 cgroup (removed in teardown); without write access there (the user
+ * pass) they SKIP.  Cgroup filesystems are mounted only in mount
+ * namespaces the test created.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nsapi.h"
+#include "kselftest_harness.h"
+
+/* Paths here are far shorter than PATHLEN; truncation would only fail a check. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define PATHLEN 1024
+#define NS_MISSING 42
+
+static void *shared_page(void)
+{
+	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+#define REQUIRE_CGNS() do { \
+	if (!ns_type_available("cgroup")) \
+		SKIP(return, "no cgroup namespaces (/proc/self/ns/cgroup missing)"); \
+} while (0)
+
+/*
+ * The path of @pid (0 = self) in the hierarchy @ctrl ("" = v2, else a v1
+ * line's controller list such as "memory" or "name=systemd").
+ */
+static int cg_path(pid_t pid, const char *ctrl, char *out)
+{
+	char file[64], buf[8192], *line, *save;
+
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", pid ? pid : getpid());
+	if (read_file(file, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *c = strchr(line, ':'), *p = c ? strchr(c + 1, ':') : NULL;
+
+		if (!p)
+			continue;
+		*p = '\0';
+		if (!strcmp(c + 1, ctrl)) {
+			snprintf(out, PATHLEN, "%s", p + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct cg_mount {
+	char ctrl[128];		/* "" for v2 */
+	char point[PATHLEN];	/* mount point */
+	char root[PATHLEN];	/* root field */
+};
+
+/*
+ * The cgroup mounts in /proc/@pid/mountinfo (0 = self), up to @max.
+ * With @under, only those whose mount point starts with it.
+ */
+static int cg_mounts(pid_t pid, const char *under, struct cg_mount *m, int max)
+{
+	char file[64], *buf, *line, *save;
+	int n = 0;
+
+	buf = malloc(1 << 17);
+	snprintf(file, sizeof(file), "/proc/%d/mountinfo", pid ? pid : getpid());
+	if (!buf || read_file(file, buf, 1 << 17) < 0) {
+		free(buf);
+		return -1;
+	}
+	for (line = strtok_r(buf, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char root[PATHLEN], point[PATHLEN], fstype[64], opts[512], *sep;
+
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2 ||
+		    sscanf(sep + 3, "%63s %*s %511s", fstype, opts) != 2)
+			continue;
+		if (under && strncmp(point, under, strlen(under)))
+			continue;
+		if (!strcmp(fstype, "cgroup2")) {
+			m[n].ctrl[0] = '\0';
+		} else if (!strcmp(fstype, "cgroup")) {
+			/* super options: rw,memory or rw,name=systemd,... */
+			char *o, *osave, ctrl[128] = "";
+
+			for (o = strtok_r(opts, ",", &osave); o; o = strtok_r(NULL, ",", &osave)) {
+				if (!strcmp(o, "rw") || !strcmp(o, "ro") || !strncmp(o, "release_agent", 13) ||
+				    !strcmp(o, "clone_children") || !strcmp(o, "noprefix") ||
+				    !strcmp(o, "xattr") || !strcmp(o, "nsdelegate") || !strcmp(o, "cpuset_v2_mode"))
+					continue;
+				if (ctrl[0])
+					strncat(ctrl, ",", sizeof(ctrl) - strlen(ctrl) - 1);
+				strncat(ctrl, o, sizeof(ctrl) - strlen(ctrl) - 1);
+			}
+			snprintf(m[n].ctrl, sizeof(m[n].ctrl), "%s", ctrl);
+		} else {
+			continue;
+		}
+		snprintf(m[n].point, PATHLEN, "%s", point);
+		snprintf(m[n].root, PATHLEN, "%s", root);
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+/* The directory of our own cgroup in hierarchy @m (mount root must be "/"). */
+static int cg_dir(const struct cg_mount *m, char *out)
+{
+	char path[PATHLEN];
+
+	if (strcmp(m->root, "/") || cg_path(0, m->ctrl, path))
+		return -1;
+	snprintf(out, PATHLEN, "%s%s", m->point, strcmp(path, "/") ? path : "");
+	return 0;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Move the caller into the cgroup directory @dir. */
+static int enter_cg(const char *dir)
+{
+	char procs[PATHLEN + 16];
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	return write_str(procs, "0");
+}
+
+static bool same_inode(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* --- own v2 cgroups: base/{a,a/sub,b} ---------------------------------- */
+
+FIXTURE(cg) {
+	char base[PATHLEN];	/* .../nsc-PID, under our v2 cgroup */
+	char rel[PATHLEN];	/* the same, as our /proc/self/cgroup shows it */
+	char a[PATHLEN + 8], sub[PATHLEN + 16], b[PATHLEN + 8];
+	bool made;
+	const char *why;	/* why there are none */
+};
+
+FIXTURE_SETUP(cg)
+{
+	struct cg_mount m[32];
+	char mine[PATHLEN], dir[PATHLEN];
+	int n = cg_mounts(0, NULL, m, 32), i;
+
+	self->made = false;
+	self->why = "no cgroup v2 hierarchy mounted";
+	for (i = 0; i < n; i++)
+		if (!m[i].ctrl[0])
+			break;
+	if (i >= n || cg_dir(&m[i], dir) || cg_path(0, "", mine))
+		return;
+	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	if (access(dir, W_OK))
+		return;
+	snprintf(self->base, PATHLEN, "%s/nsc-%d", dir, getpid());
+	snprintf(self->rel, PATHLEN, "%s/nsc-%d", strcmp(mine, "/") ? mine : "", getpid());
+	snprintf(self->a, sizeof(self->a), "%s/a", self->base);
+	snprintf(self->sub, sizeof(self->sub), "%s/a/sub", self->base);
+	snprintf(self->b, sizeof(self->b), "%s/b", self->base);
+	if (mkdir(self->base, 0755))
+		return;
+	self->made = true;
+	ASSERT_EQ(0, mkdir(self->a, 0755));
+	ASSERT_EQ(0, mkdir(self->sub, 0755));
+	ASSERT_EQ(0, mkdir(self->b, 0755));
+}
+
+/* rmdir, retrying while the last process is still leaving (EBUSY). */
+static void rmdir_wait(const char *dir)
+{
+	struct timespec tick = { 0, 5000000 };
+
+	for (int i = 0; i < 400 && rmdir(dir) && errno == EBUSY; i++)
+		nanosleep(&tick, NULL);
+}
+
+FIXTURE_TEARDOWN(cg)
+{
+	if (!self->made)
+		return;
+	rmdir_wait(self->sub);
+	rmdir_wait(self->a);
+	rmdir_wait(self->b);
+	rmdir_wait(self->base);
+}
+
+#define REQUIRE_OWN_CGROUPS() do { \
+	REQUIRE_CGNS(); \
+	if (!self->made) \
+		SKIP(return, "%s", self->why); \
+} while (0)
+
+/* A child that enters @dir (if any) and waits; returns its pid. */
+static pid_t parked_in(const char *dir, struct ns_sync *s)
+{
+	pid_t pid;
+	char ok;
+
+	if (ns_sync_init(s))
+		return -1;
+	pid = ns_clone(0);
+	if (pid == 0) {
+		ns_sync_child_side(s);
+		ok = !dir || !enter_cg(dir);
+		ns_sync_tell(s, true, &ok, 1);
+		ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
+		_exit(0);
+	}
+	ns_sync_parent_side(s);
+	if (pid < 0 || ns_sync_wait(s, false, &ok, 1, NS_WAIT_MS) || !ok)
+		return -1;
+	return pid;
+}
+
+static void unpark(pid_t pid, struct ns_sync *s)
+{
+	ns_sync_tell(s, false, NULL, 0);
+	ns_wait(pid, NS_WAIT_MS);
+	ns_sync_close(s);
+}
+
+/* --- /proc/PID/cgroup ------------------------------------------------------ */
+
+struct view_req {
+	pid_t others[3];
+	const char *want[3];	/* how each must look from inside */
+	const char *dir;	/* the cgroup the namespace is made in */
+};
+
+static int view_from_inside(void *arg)
+{
+	struct view_req *r = arg;
+	char path[PATHLEN];
+
+	if (r->dir && enter_cg(r->dir))
+		return child_fail("enter %s: %m", r->dir);
+	if (unshare(CLONE_NEWCGROUP))
+		return child_fail("unshare(CLONE_NEWCGROUP): %m");
+	if (cg_path(0, "", path) || strcmp(path, "/"))
+		return child_fail("inside, our own v2 path is '%s', not /", path);
+	for (int i = 0; i < 3 && r->others[i]; i++) {
+		if (cg_path(r->others[i], "", path))
+			return child_fail("read /proc/%d/cgroup: %m", r->others[i]);
+		if (strcmp(path, r->want[i]))
+			return child_fail("inside, process %d shows '%s', want '%s'",
+					  r->others[i], path, r->want[i]);
+	}
+	return 0;
+}
+
+/*
+ * Inside a new cgroup namespace the creator's cgroup is "/"; other
+ * processes' cgroups appear relative to it: below as /sub, elsewhere with
+ * ".." (cgroup_namespaces(7)).
+ */
+TEST_F(cg, other_processes_paths_relative_to_ns_root)
+{
+	struct ns_sync sb, ss;
+	pid_t in_b, in_sub;
+	char want_self[PATHLEN + 16];
+
+	REQUIRE_OWN_CGROUPS();
+	in_b = parked_in(self->b, &sb);
+	ASSERT_LT(0, in_b);
+	in_sub = parked_in(self->sub, &ss);
+	ASSERT_LT(0, in_sub);
+	{
+		/* the test process stays in the cgroup above base */
+		struct view_req r = {
+			{ in_b, in_sub, getpid() },
+			{ "/../b", "/sub", "/../.." },
+			self->a,
+		};
+
+		EXPECT_EQ(0, ns_run(0, view_from_inside, &r));
+	}
+	/* from outside, nothing is rewritten */
+	snprintf(want_self, sizeof(want_self), "%s/b", self->rel);
+	{
+		char path[PATHLEN];
+
+		ASSERT_EQ(0, cg_path(in_b, "", path));
+		EXPECT_STREQ(want_self, path);
+	}
+	unpark(in_b, &sb);
+	unpark(in_sub, &ss);
+}
+
+struct own_view {
+	const char *enter;	/* cgroup to move to first, or NULL */
+	char before[16][PATHLEN];
+	char ctrl[16][128];
+	int n;
+	int nonroot;
+};
+
+static void collect_view(struct own_view *v);
+
+/* Move to v->enter, collect the view; NS_MISSING when all paths are "/". */
+static int prepare_view(struct own_view *v)
+{
+	if (v->enter && enter_cg(v->enter))
+		return child_fail("enter %s: %m", v->enter);
+	collect_view(v);
+	if (!v->n)
+		return child_fail("no lines in /proc/self/cgroup");
+	return v->nonroot ? 0 : NS_MISSING;
+}
+
+static int own_view_inside(void *arg)
+{
+	struct own_view *v = arg;
+	char path[PATHLEN];
+	int rc = prepare_view(v);
+
+	if (rc)
+		return rc;
+	if (unshare(CLONE_NEWCGROUP))
+		return child_fail("unshare(CLONE_NEWCGROUP): %m");
+	for (int i = 0; i < v->n; i++) {
+		if (cg_path(0, v->ctrl[i], path))
+			return child_fail("no '%s' line after unshare", v->ctrl[i]);
+		if (strcmp(path, "/"))
+			return child_fail("after unshare '%s' shows '%s', was '%s'",
+					  v->ctrl[i], path, v->before[i]);
+	}
+	return 0;
+}
+
+/* Collect our cgroup in every hierarchy /proc/self/cgroup lists. */
+static void collect_view(struct own_view *v)
+{
+	char buf[8192], *line, *save;
+
+	v->n = v->nonroot = 0;
+	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line && v->n < 16;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c = strchr(line, ':'), *p = c ? strchr(c + 1, ':') : NULL;
+
+		if (!p)
+			continue;
+		*p = '\0';
+		snprintf(v->ctrl[v->n], 128, "%s", c + 1);
+		snprintf(v->before[v->n], PATHLEN, "%s", p + 1);
+		v->nonroot += strcmp(p + 1, "/") != 0;
+		v->n++;
+	}
+}
+
+/*
+ * After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every
+ * hierarchy, v1 and v2 (cgroup_namespaces(7)).
+ */
+TEST_F(cg, own_cgroup_is_root_after_unshare)
+{
+	struct own_view *v = shared_page();
+	int rc;
+
+	REQUIRE_CGNS();
+	ASSERT_NE(NULL, v);
+	/* somewhere below the root, or the view could not change */
+	v->enter = self->made ? self->a : NULL;
+	rc = ns_run_admin(0, own_view_inside, v);
+	if (rc == NS_MISSING)
+		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
+		     self->why);
+	EXPECT_EQ(0, rc);
+}
+
+/* --- mounts inside ---------------------------------------------------------- */
+
+struct mount_req {
+	struct cg_mount m;	/* the hierarchy, as seen outside */
+	char outside_dir[PATHLEN];	/* the ns root's directory outside */
+	const char *enter;	/* cgroup to create the namespace in, or NULL */
+};
+
+static int mount_inside(void *arg)
+{
+	struct mount_req *r = arg;
+	char point[64], me[PATHLEN];
+	struct cg_mount got[4];
+	int n;
+
+	if (r->enter && enter_cg(r->enter))
+		return child_fail("enter %s: %m", r->enter);
+	if (ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWCGROUP|CLONE_NEWNS): %m");
+	snprintf(point, sizeof(point), "/tmp/nsc-cg-%d", getpid());
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, NULL) || mkdir(point, 0700))
+		return child_fail("private /tmp: %m");
+	if (r->m.ctrl[0] ? mount("none", point, "cgroup", 0, r->m.ctrl) :
+			   mount("none", point, "cgroup2", 0, NULL))
+		return child_fail("mount cgroup '%s' inside: %m", r->m.ctrl);
+	n = cg_mounts(0, point, got, 4);
+	if (n != 1)
+		return child_fail("%d cgroup mounts at %s", n, point);
+	if (strcmp(got[0].root, "/"))
+		return child_fail("inside, the new mount's root reads '%s', not /", got[0].root);
+	/* it is the directory of the namespace's root cgroup */
+	if (!same_inode(point, r->outside_dir))
+		return child_fail("the mount's root is not %s", r->outside_dir);
+	if (cg_path(0, r->m.ctrl, me) || strcmp(me, "/"))
+		return child_fail("own path '%s'", me);
+	return 0;
+}
+
+/* Mount @r's hierarchy in new cgroup and mount namespaces, check its root. */
+static void check_mount(struct __test_metadata *_metadata, struct mount_req *r)
+{
+	EXPECT_EQ(0, ns_run_admin(0, mount_inside, r))
+		TH_LOG("hierarchy '%s' at %s", r->m.ctrl, r->m.point);
+}
+
+/*
+ * A cgroup v2 filesystem mounted in a new cgroup namespace has its root at
+ * the namespace's cgroup: mountinfo shows "/" inside, and the mount's root
+ * is that cgroup's directory (cgroup_namespaces(7)).
+ */
+TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
+{
+	struct mount_req r = { .enter = NULL };
+	struct cg_mount m[32];
+	int n = cg_mounts(0, NULL, m, 32), i;
+
+	REQUIRE_OWN_CGROUPS();
+	for (i = 0; i < n; i++)
+		if (!m[i].ctrl[0])
+			break;
+	ASSERT_LT(i, n);
+	r.m = m[i];
+	snprintf(r.outside_dir, PATHLEN, "%s", self->a);
+	r.enter = self->a;
+	check_mount(_metadata, &r);
+}
+
+/*
+ * The same for each mounted cgroup v1 hierarchy in which this process is
+ * below the root (cgroup_namespaces(7)).
+ */
+TEST(v1_mount_inside_rooted_at_ns_cgroup)
+{
+	struct cg_mount *m = calloc(32, sizeof(*m));
+	int n = cg_mounts(0, NULL, m, 32), v1 = 0, checked = 0;
+
+	REQUIRE_CGNS();
+	ASSERT_NE(NULL, m);
+	for (int i = 0; i < n; i++) {
+		struct mount_req r = { .enter = NULL };
+		char path[PATHLEN];
+
+		if (!m[i].ctrl[0])
+			continue;
+		v1++;
+		if (cg_path(0, m[i].ctrl, path) || !strcmp(path, "/") || cg_dir(&m[i], r.outside_dir))
+			continue;
+		r.m = m[i];
+		check_mount(_metadata, &r);
+		checked++;
+	}
+	free(m);
+	if (!v1)
+		SKIP(return, "no cgroup v1 hierarchy mounted here");
+	if (!checked)
+		SKIP(return, "at the root of every v1 hierarchy: the view cannot differ");
+}
+
+/* --- moving and joining ------------------------------------------------------ */
+
+static int moved_views(void *arg)
+{
+	struct moved_req {
+		const char *sub, *b;
+		bool nsdelegate;
+	} *r = arg;
+	char path[PATHLEN];
+	int err;
+
+	if (unshare(CLONE_NEWCGROUP))
+		return child_fail("unshare: %m");
+	if (enter_cg(r->sub))
+		return child_fail("enter sub: %m");
+	if (cg_path(0, "", path) || strcmp(path, "/sub"))
+		return child_fail("after moving below the root: '%s', want /sub", path);
+	/*
+	 * The root stays where the namespace was made.  With nsdelegate a
+	 * move outside it is refused (ENOENT); without, it works and our
+	 * own path then starts with "..".
+	 */
+	err = enter_cg(r->b);
+	if (r->nsdelegate) {
+		if (err != -ENOENT)
+			return child_fail("nsdelegate: moving outside the root: %s, not ENOENT",
+					  strerror(-err));
+		return cg_path(0, "", path) || strcmp(path, "/sub") ?
+			child_fail("after a refused move: '%s'", path) : 0;
+	}
+	if (err)
+		return child_fail("moving to a sibling cgroup: %s", strerror(-err));
+	if (cg_path(0, "", path) || strcmp(path, "/../b"))
+		return child_fail("after moving outside the root: '%s', want /../b", path);
+	return 0;
+}
+
+/* Whether the cgroup2 mount has nsdelegate (cgroup namespaces delegate). */
+static bool v2_nsdelegate(void)
+{
+	static char buf[1 << 17];
+	char *line, *save;
+
+	if (read_file("/proc/self/mountinfo", buf, sizeof(buf)) < 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, " - cgroup2 ") && strstr(line, "nsdelegate"))
+			return true;
+	return false;
+}
+
+/*
+ * The root of a cgroup namespace stays the cgroup it was created in: a
+ * process moving below it sees /sub, one moved to a sibling sees /../b;
+ * with the nsdelegate mount option moving outside is refused with ENOENT
+ * (cgroup_namespaces(7); cgroup-v2.rst "nsdelegate").
+ */
+TEST_F(cg, ns_root_fixed_at_creation)
+{
+	struct moved_req { const char *sub, *b; bool nsdelegate; } r = {
+		self->sub, self->b, v2_nsdelegate()
+	};
+	pid_t pid;
+
+	REQUIRE_OWN_CGROUPS();
+	pid = ns_clone(0);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (enter_cg(self->a))
+			_exit(child_fail("enter a: %m"));
+		_exit(moved_views(&r));
+	}
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+}
+
+/* A process in a cgroup namespace that another joins with setns(). */
+static int cgns_holder(void *arg)
+{
+	(void)arg;
+	return unshare(CLONE_NEWCGROUP) ? child_fail("unshare: %m") : 0;
+}
+
+static int join_cgns(void *arg)
+{
+	struct own_view *v = arg;
+	struct ns_sync s;
+	char file[64], path[PATHLEN];
+	pid_t holder, j;
+	int rc = prepare_view(v);
+
+	if (rc)
+		return rc;
+	if (ns_sync_init(&s))
+		return child_fail("sync: %m");
+	holder = ns_clone(0);
+	if (holder == 0) {
+		char ok;
+
+		ns_sync_child_side(&s);
+		ok = !cgns_holder(NULL);
+		ns_sync_tell(&s, true, &ok, 1);
+		ns_sync_wait(&s, true, NULL, 0, 2 * NS_WAIT_MS);
+		_exit(0);
+	}
+	ns_sync_parent_side(&s);
+	{
+		char ok = 0;
+
+		if (holder < 0 || ns_sync_wait(&s, false, &ok, 1, NS_WAIT_MS) || !ok)
+			return child_fail("cgroup ns holder failed");
+	}
+	snprintf(file, sizeof(file), "/proc/%d/ns/cgroup", holder);
+	j = ns_clone(0);
+	if (j == 0) {
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || setns(fd, CLONE_NEWCGROUP))
+			_exit(child_fail("setns(cgroup): %m"));
+		if (ns_same_as_self(holder, "cgroup") != 1)
+			_exit(child_fail("setns returned 0, not in the holder's namespace"));
+		for (int i = 0; i < v->n; i++)
+			if (cg_path(0, v->ctrl[i], path) || strcmp(path, "/"))
+				_exit(child_fail("after setns '%s' shows '%s', was '%s'",
+						 v->ctrl[i], path, v->before[i]));
+		_exit(0);
+	}
+	rc = ns_wait(j, NS_WAIT_MS);
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_wait(holder, NS_WAIT_MS);
+	ns_sync_close(&s);
+	return rc;
+}
+
+/*
+ * setns() into a cgroup namespace makes /proc/self/cgroup relative to that
+ * namespace's root (cgroup_namespaces(7), setns(2)).
+ */
+TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
+{
+	struct own_view *v = shared_page();
+	int rc;
+
+	REQUIRE_CGNS();
+	ASSERT_NE(NULL, v);
+	v->enter = self->made ? self->a : NULL;
+	rc = ns_run_admin(0, join_cgns, v);
+	if (rc == NS_MISSING)
+		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
+		     self->why);
+	EXPECT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
