@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Less privileged mount namespaces: a mount namespace created together
+ * with a user namespace, copied from one owned by another user namespace
+ * (mount_namespaces(7) "Restrictions on mount namespaces", user_namespaces(7)).
+ * Shared mounts become slaves, and the mounts that came from the more
+ * privileged namespace are locked: they cannot be unmounted, moved or
+ * split off to reveal what they cover, and their locked flags (read-only
+ * here) cannot be cleared.
+ *
+ * Each test has a base tmpfs in a private mount namespace of its own
+ * (fixtures/mntns.h); a "less privileged" peer child makes a user
+ * namespace and a mount namespace, and a peer in a new mount namespace
+ * of the same user namespace is the control where the same operation
+ * succeeds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "mntns.h"
+#include "kselftest_harness.h"
+
+FIXTURE(locked) {
+	struct mnt_base b;
+	char l[MNT_PATH_MAX];		/* a tmpfs covering l/hidden */
+	char hidden[MNT_PATH_MAX];
+	char own[MNT_PATH_MAX];		/* an empty directory */
+	char dst[MNT_PATH_MAX];		/* an empty directory */
+};
+
+FIXTURE_SETUP(locked)
+{
+	if (mnt_base_enter(&self->b) && self->b.skip)
+		SKIP(return, "%s", self->b.why);
+	ASSERT_STREQ("", self->b.why);
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "l"));
+	ASSERT_EQ(0, mnt_touch(mnt_path(self->hidden, &self->b, "l/hidden")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_path(self->l, &self->b, "l"), 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "own"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "dst"));
+	mnt_path(self->own, &self->b, "own");
+	mnt_path(self->dst, &self->b, "dst");
+}
+
+FIXTURE_TEARDOWN(locked)
+{
+}
+
+/* 0, or why a less privileged peer cannot be had (a SKIP). */
+static const char *start_less_privileged(struct mnt_peer *p, int *err)
+{
+	*err = mnt_peer_start(p, true);
+	if (*err == -EPERM || *err == -ENOSPC || *err == -EUSERS)
+		return "cannot create a user namespace for the less privileged peer";
+	return NULL;
+}
+
+static struct mnt_info info_of(pid_t pid, const char *path)
+{
+	struct mnt_info mi;
+
+	if (mnt_info_find(pid, path, &mi)) {
+		memset(&mi, 0, sizeof(mi));
+		mi.shared = mi.master = -1;
+	}
+	return mi;
+}
+
+/* Shared mounts copied into a less privileged mount namespace become slaves: events come in, none go back (mount_namespaces(7)). */
+TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
+{
+	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], c1[MNT_PATH_MAX];
+	struct mnt_info ours, ctl, lp;
+	struct mnt_peer same, less;
+	const char *why;
+	int err;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "s", s, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/c1"));
+	mnt_path(p1, &self->b, "s/p1");
+	mnt_path(c1, &self->b, "s/c1");
+	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	ours = info_of(0, s);
+	ctl = info_of(same.pid, s);
+	lp = info_of(less.pid, s);
+	/* Control: same user namespace, still a peer. */
+	EXPECT_LT(0, ours.shared);
+	EXPECT_EQ(ours.shared, ctl.shared);
+	/* Less privileged: a slave of our peer group, not shared. */
+	EXPECT_EQ(0, lp.shared);
+	EXPECT_EQ(ours.shared, lp.master);
+	ASSERT_EQ(0, mnt_tmpfs(p1, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&less, p1));
+	ASSERT_EQ(0, mnt_peer_do(&less, MNT_OP_TMPFS, c1, NULL, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&less, c1));
+	EXPECT_EQ(0, mnt_we_see(c1));
+	EXPECT_EQ(0, mnt_peer_sees(&same, c1));
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* An inherited mount covering another is locked: umount2() fails with EINVAL, with or without MNT_DETACH; the namespace's own mounts unmount fine (mount_namespaces(7)). */
+TEST_F(locked, locked_covering_mount_umount_einval)
+{
+	struct mnt_peer same, less;
+	const char *why;
+	int err;
+
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, 0));
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, MNT_DETACH));
+	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_EXISTS, self->hidden, NULL, 0));
+	/* Its own mount it can unmount. */
+	ASSERT_EQ(0, mnt_peer_do(&less, MNT_OP_TMPFS, self->own, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_UMOUNT, self->own, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&less, self->own));
+	/* Control: in the same user namespace the umount works and reveals. */
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_UMOUNT, self->l, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&same, self->l));
+	EXPECT_EQ(1, mnt_peer_do(&same, MNT_OP_EXISTS, self->hidden, NULL, 0));
+	/* Ours is untouched. */
+	EXPECT_EQ(1, mnt_we_see(self->l));
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/*
+ * A tree propagated from a more privileged namespace into a less
+ * privileged one arrives with its submounts locked: the unit can be
+ * detached as a whole, not taken apart (commit 5ff9d8a65ce8 "vfs: Lock in
+ * place mounts from more privileged users", mount_namespaces(7)).
+ */
+TEST_F(locked, propagated_tree_arrives_locked)
+{
+	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], t[MNT_PATH_MAX];
+	char psub[MNT_PATH_MAX], phidden[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
+	char tsub[MNT_PATH_MAX];
+	struct mnt_peer less;
+	const char *why;
+	int err;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
+	ASSERT_EQ(0, mnt_touch(mnt_path(hidden, &self->b, "t/sub/hidden")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_path(tsub, &self->b, "t/sub"), 0));
+	ASSERT_EQ(0, mnt_make(&self->b, "s", s, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
+	mnt_path(p1, &self->b, "s/p1");
+	mnt_path(psub, &self->b, "s/p1/sub");
+	mnt_path(phidden, &self->b, "s/p1/sub/hidden");
+	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, mount(t, p1, NULL, MS_BIND | MS_REC, NULL));
+	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
+	ASSERT_EQ(1, mnt_peer_sees(&less, psub));
+	/* The submount cannot be taken off to show what it covers... */
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, psub, NULL, 0));
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, psub, NULL, MNT_DETACH));
+	EXPECT_EQ(1, mnt_peer_sees(&less, psub));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_EXISTS, phidden, NULL, 0));
+	/* ...but the propagated unit can go as a whole. */
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_UMOUNT, p1, NULL, MNT_DETACH));
+	EXPECT_EQ(0, mnt_peer_sees(&less, p1));
+	EXPECT_EQ(0, mnt_info_has(less.pid, psub));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_EXISTS, psub, NULL, 0));
+	/* A slave's unmount does not travel back to us. */
+	EXPECT_EQ(1, mnt_we_see(psub));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* Clearing a locked MS_RDONLY with MS_REMOUNT|MS_BIND fails with EPERM and the mount stays read-only (mount_namespaces(7), mount(2) EPERM). */
+TEST_F(locked, locked_readonly_cannot_be_cleared)
+{
+	char ro[MNT_PATH_MAX], file[MNT_PATH_MAX], ownfile[MNT_PATH_MAX];
+	struct mnt_peer same, less;
+	const char *why;
+	int err;
+
+	/* A read-only mount of a writable tmpfs: the flag is the mount's. */
+	ASSERT_EQ(0, mnt_make(&self->b, "ro", ro, 0));
+	ASSERT_EQ(0, mount(NULL, ro, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL));
+	ASSERT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
+	mnt_path(file, &self->b, "ro/file");
+	mnt_path(ownfile, &self->b, "own/file");
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
+	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
+	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
+	EXPECT_EQ(EROFS, mnt_peer_do(&less, MNT_OP_CREATE, file, NULL, 0));
+	/* Keeping it read-only is allowed: only clearing the flag is refused. */
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND | MS_RDONLY));
+	/* Its own read-only mount it can make writable. */
+	ASSERT_EQ(0, mnt_peer_do(&less, MNT_OP_TMPFS, self->own, NULL, 0));
+	ASSERT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, self->own, NULL, MS_BIND | MS_RDONLY));
+	EXPECT_EQ(EROFS, mnt_peer_do(&less, MNT_OP_CREATE, ownfile, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, self->own, NULL, MS_BIND));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_CREATE, ownfile, NULL, 0));
+	/* Control: the same remount works in our user namespace. */
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
+	EXPECT_FALSE(mnt_opt_has(info_of(same.pid, ro).opts, "ro"));
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_CREATE, file, NULL, 0));
+	/* Our own mount stays read-only. */
+	EXPECT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
+	EXPECT_EQ(-EROFS, mnt_touch(file));
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* Mounts that came as a unit stay together: a non-recursive bind that would leave a locked child behind fails with EINVAL, a recursive one works (mount_namespaces(7)). */
+TEST_F(locked, locked_tree_not_split_by_bind)
+{
+	char t[MNT_PATH_MAX], sub[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
+	char dsub[MNT_PATH_MAX], dhidden[MNT_PATH_MAX];
+	struct mnt_peer same, less;
+	const char *why;
+	int err;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
+	ASSERT_EQ(0, mnt_touch(mnt_path(hidden, &self->b, "t/sub/hidden")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_path(sub, &self->b, "t/sub"), 0));
+	mnt_path(dsub, &self->b, "dst/sub");
+	mnt_path(dhidden, &self->b, "dst/sub/hidden");
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, MS_REC));
+	EXPECT_EQ(1, mnt_peer_sees(&less, self->dst));
+	EXPECT_EQ(1, mnt_peer_sees(&less, dsub));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_EXISTS, dhidden, NULL, 0));
+	/* Control: with the privilege, the lone bind works and reveals. */
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_BIND, t, self->dst, 0));
+	EXPECT_EQ(0, mnt_peer_sees(&same, dsub));
+	EXPECT_EQ(1, mnt_peer_do(&same, MNT_OP_EXISTS, dhidden, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* An inherited (locked) mount cannot be moved away with MS_MOVE either: EINVAL (mount_namespaces(7), mount(2)). */
+TEST_F(locked, locked_mount_cannot_be_moved)
+{
+	struct mnt_peer same, less;
+	const char *why;
+	int err;
+
+	why = start_less_privileged(&less, &err);
+	if (why)
+		SKIP(return, "%s: %s", why, strerror(-err));
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_MOVE, self->l, self->dst, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
+	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_EXISTS, self->hidden, NULL, 0));
+	/* Its own mount it can move. */
+	ASSERT_EQ(0, mnt_peer_do(&less, MNT_OP_TMPFS, self->own, NULL, 0));
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_MOVE, self->own, self->dst, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&less, self->dst));
+	EXPECT_EQ(0, mnt_peer_sees(&less, self->own));
+	/* Control: in our user namespace the move works. */
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_MOVE, self->l, self->dst, 0));
+	EXPECT_EQ(1, mnt_peer_sees(&same, self->dst));
+	EXPECT_EQ(1, mnt_peer_do(&same, MNT_OP_EXISTS, self->hidden, NULL, 0));
+	EXPECT_EQ(1, mnt_we_see(self->l));
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+TEST_HARNESS_MAIN
