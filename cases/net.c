@@ -439,12 +439,12 @@ static int udp_ping(void *arg)
 		return child_fail("UDP sockets in A and B: %m");
 	inet_pton(AF_INET, ADDR_B, &to.sin_addr);
 	/* Resend until answered: the first datagram may wait for ARP. */
-	for (tries = 0; tries < 50; tries++) {
+	for (tries = 0; tries < 25; tries++) {
 		sendto(ua, "ping", 4, 0, (struct sockaddr *)&to, sizeof(to));
 		if (!recv_from(ub, ADDR_A, 200, buf, sizeof(buf)))
 			break;
 	}
-	if (tries == 50 || strcmp(buf, "ping"))
+	if (tries == 25 || strcmp(buf, "ping"))
 		return child_fail("B never received A's datagram");
 	inet_pton(AF_INET, ADDR_A, &to.sin_addr);
 	sendto(ub, "pong", 4, 0, (struct sockaddr *)&to, sizeof(to));
@@ -796,7 +796,7 @@ static int kill_b_and_watch(void *arg)
 	rc = ns_wait(dd.pid, NS_WAIT_MS);
 	if (rc)
 		return child_fail("namespace B's process exited %d", rc);
-	rc = wait_link_gone(tn.va, 20000);
+	rc = wait_link_gone(tn.va, 8000);
 	if (rc)
 		return child_fail("%s still in A after B died (%d)", tn.va, rc);
 	if (proc_net_dev_has(0, tn.va) != 0 || proc_net_dev_has(0, tn.vb) != 0)
