@@ -22,6 +22,8 @@ LDLIBS += -lcap
 # Per-case extra libraries (e.g. LDLIBS_net := -lnl-route-3 -lnl-3).
 LDLIBS_net := -lnl-route-3 -lnl-3 -lpthread -lm
 CPPFLAGS_net := -I/usr/include/libnl3
+LDLIBS_net_veth := $(LDLIBS_net)
+CPPFLAGS_net_veth := $(CPPFLAGS_net)
 
 CASE_SRCS := $(sort $(wildcard cases/*.c))
 CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))
