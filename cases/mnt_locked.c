@@ -50,12 +50,19 @@ FIXTURE_TEARDOWN(locked)
 {
 }
 
-/* 0, or why a less privileged peer cannot be had (a SKIP). */
+/*
+ * Start the less privileged peer.  NULL, or why it cannot be had (a SKIP):
+ * the user namespace limit is reached, or a knob forbids user namespaces.
+ * Any other failure, such as a user namespace that was not new, is left
+ * in *err for the test to fail on.
+ */
 static const char *start_less_privileged(struct mnt_peer *p, int *err)
 {
 	*err = mnt_peer_start(p, true);
-	if (*err == -EPERM || *err == -ENOSPC || *err == -EUSERS)
-		return "cannot create a user namespace for the less privileged peer";
+	if (*err == -ENOSPC || *err == -EUSERS)
+		return "user.max_user_namespaces reached";
+	if (*err == -EPERM)
+		return userns_unprivileged_blocker();
 	return NULL;
 }
 
