@@ -92,6 +92,8 @@ TEST(same_port_bound_in_two_netns_at_once)
 {
 	struct netns_holder a = { .setup = listen_80 }, b = { .setup = listen_80 };
 
+	NETNS_NEED_ADMIN();
+
 	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, netns_holder_start(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
@@ -109,6 +111,8 @@ TEST(connection_reaches_only_own_listener)
 {
 	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
 	struct netns_holder b = { .setup = listen_80, .release = connect_own_listener };
+
+	NETNS_NEED_ADMIN();
 
 	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, netns_holder_start(&b));
@@ -138,6 +142,8 @@ TEST(listener_unreachable_from_another_netns)
 {
 	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
 	struct ns_ident a_net;
+
+	NETNS_NEED_ADMIN();
 
 	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, ns_ident_of(a.pid, "net", &a_net));
@@ -190,6 +196,8 @@ TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
 	struct netns_holder a = { .setup = bind_abstract }, b = { .setup = bind_abstract };
 
+	NETNS_NEED_ADMIN();
+
 	set_abstract_name();
 	ASSERT_EQ(0, netns_holder_start(&a));
 	ASSERT_EQ(0, netns_holder_start(&b));
@@ -206,6 +214,8 @@ TEST(abstract_unix_name_unreachable_from_another_netns)
 {
 	struct netns_holder a = { .setup = bind_abstract, .release = connect_abstract };
 	int c;
+
+	NETNS_NEED_ADMIN();
 
 	set_abstract_name();
 	ASSERT_EQ(0, netns_holder_start(&a));
@@ -240,6 +250,8 @@ TEST(ip_forward_change_inside_not_seen_outside)
 {
 	struct netns_holder a = { .setup = flip_ip_forward };
 	long before, after;
+
+	NETNS_NEED_ADMIN();
 
 	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &before));
 	ASSERT_EQ(0, netns_holder_start(&a));
@@ -299,6 +311,8 @@ TEST(unprivileged_port_start_is_per_netns)
 {
 	struct netns_holder a = { .setup = lowered_port_start_binds_80 };
 	long before, after;
+
+	NETNS_NEED_ADMIN();
 
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
@@ -453,6 +467,8 @@ TEST(setns_changes_devices_new_sockets_see)
 	struct joiner j;
 	pid_t pid;
 
+	NETNS_NEED_ADMIN();
+
 	ASSERT_EQ(0, netdev_mtu("lo", &j.old_mtu));
 	j.new_mtu = 1280 + getpid() % 1000;
 	if (j.new_mtu == j.old_mtu)
@@ -495,6 +511,8 @@ TEST(setns_into_netns_needs_caps_in_its_owner)
 {
 	struct netns_holder h = { .setup = lo_up_with_mtu };
 	int mtu = 1500;
+
+	NETNS_NEED_ADMIN();
 
 	h.arg = &mtu;
 	ASSERT_EQ(0, netns_holder_start(&h));

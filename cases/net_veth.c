@@ -259,6 +259,8 @@ TEST(veth_end_moved_vanishes_from_source)
 	struct nl_sock *sk = rt_open();
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 
+	NETNS_NEED_ADMIN();
+
 	ASSERT_NE(NULL, sk);
 	START_VETH_HOLDER(&h);
 	snprintf(va, sizeof(va), "nscA%d", h.pid);
@@ -279,6 +281,8 @@ TEST(veth_udp_crosses_namespaces)
 {
 	struct netns_holder h = { .setup = veth_addressed, .release = udp_ping };
 
+	NETNS_NEED_ADMIN();
+
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, netns_holder_stop(&h));
 }
@@ -287,6 +291,8 @@ TEST(veth_udp_crosses_namespaces)
 TEST(veth_tcp_crosses_namespaces)
 {
 	struct netns_holder h = { .setup = veth_addressed, .release = tcp_exchange };
+
+	NETNS_NEED_ADMIN();
 
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, netns_holder_stop(&h));
@@ -314,6 +320,8 @@ static int same_names(void *arg)
 TEST(device_name_reusable_in_another_netns)
 {
 	struct netns_holder h = { .setup = same_names };
+
+	NETNS_NEED_ADMIN();
 
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, netns_holder_stop(&h));
@@ -422,6 +430,8 @@ TEST(netns_death_destroys_veth_and_peer)
 	struct netns_holder h = { .setup = veth_to_dying_ns, .release = kill_b_and_watch };
 	char va[IFNAMSIZ];
 
+	NETNS_NEED_ADMIN();
+
 	START_VETH_HOLDER(&h);
 	snprintf(va, sizeof(va), "nscA%d", h.pid);
 	/* While B lives, A's end is there, seen from outside. */
@@ -448,6 +458,8 @@ static int move_lo(void *arg)
 TEST(loopback_cannot_move_to_another_netns)
 {
 	struct netns_holder h = { .setup = move_lo };
+
+	NETNS_NEED_ADMIN();
 
 	ASSERT_EQ(0, netns_holder_start(&h));
 	EXPECT_EQ(0, netns_holder_stop(&h));
