@@ -421,12 +421,16 @@ static int mount_inside(void *arg)
 	struct mount_req *r = arg;
 	char point[64], me[PATHLEN];
 	struct cg_mount got[4];
+	struct ns_ident before, after;
 	int n;
 
 	if (r->enter && enter_cg(r->enter))
 		return child_fail("enter %s: %m", r->enter);
-	if (ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
+	if (ns_ident_of(0, "mnt", &before) || ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
 		return child_fail("unshare(CLONE_NEWCGROUP|CLONE_NEWNS): %m");
+	/* never mount anything unless the mount namespace really is new */
+	if (ns_ident_of(0, "mnt", &after) || ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
 	snprintf(point, sizeof(point), "/tmp/nsc-cg-%d", getpid());
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    mount("tmpfs", "/tmp", "tmpfs", 0, NULL) || mkdir(point, 0700))

@@ -261,13 +261,17 @@ static int keep_by_bind(void *arg)
 {
 	char name[64], file[64];
 	struct holder h;
-	struct ns_ident id;
+	struct ns_ident id, st_id;
 	struct stat st;
 	int fd, nfd, rc;
 
 	(void)arg;
-	if (unshare(CLONE_NEWNS))
+	if (ns_ident_of(0, "mnt", &id) || unshare(CLONE_NEWNS))
 		return child_fail("unshare(CLONE_NEWNS): %m");
+	/* never mount anything unless the mount namespace really is new */
+	if (ns_ident_of(0, "mnt", &st_id) ||
+	    ns_ident_eq(&id, &st_id))
+		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=0700"))
 		return child_fail("private tmpfs on /tmp: %m");
