@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PID namespaces, part 1: the namespace's own init, nested numbering,
- * visibility, signal sender translation and unshare(CLONE_NEWPID).
+ * visibility and signal sender translation.  (Part 2 is pid_unshare.c,
+ * 3 pid_init.c, 4 pid_nest.c, 5 pid_restore.c, 6 pid_pidfd.c.)
  * Sources: pid_namespaces(7), the article's parts 3 and 4
- * (pidns_init_sleep.c, multi_pidns.c), unshare(2), kill(2).
+ * (pidns_init_sleep.c, multi_pidns.c), kill(2).
  *
  * Every child of the test is tracked; teardown SIGKILLs each one, and a
  * killed namespace init takes everything in its namespace with it.
@@ -254,12 +255,16 @@ static int list_proc(struct proc_list *l)
 	return 0;
 }
 
-static int proc_view_child(int sock, struct ns_sync *s)
+static int proc_view_child(int sock, struct ns_sync *s, const struct ns_ident *parent_mnt)
 {
 	struct proc_list l = { 0 };
 	pid_t ids[PIDNS_MAX_LEVELS], g;
+	struct ns_ident mnt;
 
 	ns_sync_child_side(s);
+	/* Never mount over the parent's /proc, even if CLONE_NEWNS was ignored. */
+	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, parent_mnt))
+		return child_fail("not in a mount namespace of our own");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return child_fail("make / private: %m");
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
@@ -283,19 +288,20 @@ static int proc_view_child(int sock, struct ns_sync *s)
 /* A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID namespaces"). */
 TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
 {
-	struct ns_ident a, b;
+	struct ns_ident a, b, mnt;
 	struct proc_list l;
 	struct ns_sync s;
 	pid_t pid, g;
 	int sv[2];
 	char c;
 
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &mnt));
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = new_pidns_child(CLONE_NEWNS);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
-		_exit(proc_view_child(sv[1], &s));
+		_exit(proc_view_child(sv[1], &s, &mnt));
 	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, pidns_recv_creds(sv[0], &c, 1, &g, NS_WAIT_MS));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &l, sizeof(l), NS_WAIT_MS));
@@ -517,155 +523,6 @@ TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 	EXPECT_EQ(43, si.si_status);
 	EXPECT_EQ(43, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
-}
-
-/* --- unshare(CLONE_NEWPID) ------------------------------------------------ */
-
-struct unshare_view {
-	pid_t before, after, init, init_seen, init_ppid, second_seen;
-	int pfc_err;			/* stat pid_for_children before any child */
-	int same_pid_ns;		/* /proc/self/ns/pid unchanged */
-	int pfc_is_childs;		/* pid_for_children == the child's pid ns */
-	int pfc_differs;		/* pid_for_children != pid */
-};
-
-struct unshare_arg {
-	struct ns_sync s;
-	int sv[2];
-};
-
-/* In the child that unshared: fork a process that reports its own view. */
-static pid_t report_child(int sock)
-{
-	pid_t pid = ns_clone(0);
-
-	if (pid == 0) {
-		pid_t me[2] = { getpid(), getppid() };
-
-		pidns_send_creds(sock, me, sizeof(me));
-		/* Stay until our parent is done (it closes the socket). */
-		pause();
-		_exit(0);
-	}
-	return pid;
-}
-
-static int unshare_child(struct unshare_arg *a)
-{
-	struct unshare_view v = { .before = getpid() };
-	struct ns_ident pid0, pid1, pfc, childs;
-	pid_t got[2], sender, second;
-
-	ns_sync_child_side(&a->s);
-	if (ns_ident_of(0, "pid", &pid0))
-		return child_fail("stat ns/pid: %m");
-	if (ns_unshare_admin(CLONE_NEWPID))
-		return child_fail("unshare(CLONE_NEWPID): %m");
-	v.after = getpid();
-	v.pfc_err = ns_ident_of(0, "pid_for_children", &pfc);
-	v.init = report_child(a->sv[1]);
-	if (v.init < 0)
-		return child_fail("first fork after unshare: %m");
-	if (pidns_recv_creds(a->sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
-		return child_fail("no report from the first child");
-	v.init_seen = got[0];
-	v.init_ppid = got[1];
-	second = report_child(a->sv[1]);
-	if (second < 0 || pidns_recv_creds(a->sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
-		return child_fail("second child: %m");
-	v.second_seen = got[0];
-	ns_ident_of(0, "pid", &pid1);
-	ns_ident_of(0, "pid_for_children", &pfc);
-	ns_ident_of(v.init, "pid", &childs);
-	v.same_pid_ns = ns_ident_eq(&pid0, &pid1);
-	v.pfc_is_childs = ns_ident_eq(&pfc, &childs);
-	v.pfc_differs = !ns_ident_eq(&pfc, &pid1);
-	ns_sync_tell(&a->s, true, &v, sizeof(v));
-	ns_sync_wait(&a->s, true, NULL, 0, NS_WAIT_MS);
-	kill(v.init, SIGKILL);
-	ns_wait(second, NS_WAIT_MS);
-	return ns_wait(v.init, NS_WAIT_MS) == 128 + SIGKILL ? 0 : 1;
-}
-
-/*
- * unshare(CLONE_NEWPID) does not move the caller: its PID and ns/pid stay,
- * ns/pid_for_children names the new namespace, whose first child is PID 1
- * with getppid() 0 (unshare(2), pid_namespaces(7)).  Before the first
- * child, the page says pid_for_children reads as empty; the kernel fails
- * with ENOENT: both are accepted.
- */
-TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
-{
-	struct unshare_arg a;
-	struct unshare_view v;
-	struct ns_ident pfc, pid_ns;
-	pid_t pid;
-
-	ASSERT_EQ(0, ns_sync_init(&a.s));
-	ASSERT_EQ(0, pidns_cred_pair(a.sv));
-	pid = pidns_track(ns_clone(0));
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(unshare_child(&a));
-	ns_sync_parent_side(&a.s);
-	ASSERT_EQ(0, ns_sync_wait(&a.s, false, &v, sizeof(v), NS_WAIT_MS));
-	EXPECT_EQ(v.before, v.after);
-	EXPECT_EQ(pid, v.after);
-	EXPECT_TRUE(v.pfc_err == 0 || v.pfc_err == -ENOENT);
-	EXPECT_TRUE(v.same_pid_ns);
-	EXPECT_TRUE(v.pfc_is_childs);
-	EXPECT_TRUE(v.pfc_differs);
-	EXPECT_EQ(1, v.init_seen);
-	EXPECT_EQ(0, v.init_ppid);
-	EXPECT_NE(1, v.init);
-	EXPECT_EQ(2, v.second_seen);
-	/* From outside: still in our namespace, its children are not. */
-	EXPECT_EQ(1, ns_same_as_self(pid, "pid"));
-	ASSERT_EQ(0, ns_ident_of(pid, "pid_for_children", &pfc));
-	ASSERT_EQ(0, ns_ident_of(pid, "pid", &pid_ns));
-	EXPECT_FALSE(ns_ident_eq(&pfc, &pid_ns));
-	EXPECT_EQ(0, ns_same_as_self(v.init, "pid"));
-	ns_sync_tell(&a.s, false, NULL, 0);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&a.s);
-}
-
-static int fork_after_init_child(void)
-{
-	pid_t init, again;
-	int rc;
-
-	if (ns_unshare_admin(CLONE_NEWPID))
-		return child_fail("unshare(CLONE_NEWPID): %m");
-	init = ns_clone(0);
-	if (init < 0)
-		return child_fail("first fork: %m");
-	if (init == 0)
-		_exit(getpid() == 1 ? 0 : 1);
-	rc = ns_wait(init, NS_WAIT_MS);
-	if (rc)
-		return child_fail("first child was not PID 1 (rc %d)", rc);
-	again = ns_clone(0);
-	if (again == 0)
-		_exit(0);
-	if (again > 0) {
-		ns_wait(again, NS_WAIT_MS);
-		return child_fail("fork after init exited succeeded (pid %d)", again);
-	}
-	if (errno != ENOMEM)
-		return child_fail("fork after init exited: %m, not ENOMEM");
-	return 0;
-}
-
-/* Once the namespace's init has exited, fork() into it fails with ENOMEM (pid_namespaces(7)). */
-TEST_F(pidns, fork_into_namespace_after_init_exit_is_enomem)
-{
-	pid_t pid = pidns_track(ns_clone(0));
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(fork_after_init_child());
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 }
 
 TEST_HARNESS_MAIN

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PID namespaces, part 2: the namespace init as reaper and as a protected
- * process, its death, setns() rules and the nesting limit.
+ * PID namespaces, part 3: the namespace init as reaper of orphans and as a
+ * protected process, and what its death does to the namespace.
  * Sources: pid_namespaces(7), the article's part 4 (orphan.c,
- * simple_init.c), setns(2), clone(2), prctl(2).
+ * simple_init.c), prctl(2), kill(2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -339,10 +339,12 @@ TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 
 static int ignoring_init(struct ns_sync *s)
 {
+	pid_t self = getpid();
+
 	ns_sync_child_side(s);
 	for (int sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_IGN);
-	ns_sync_tell(s, true, NULL, 0);
+	ns_sync_tell(s, true, &self, sizeof(self));
 	/* Exits 3 if nothing kills it within 5 s. */
 	ns_sync_wait(s, true, NULL, 0, 5000);
 	return 3;
@@ -352,7 +354,7 @@ static int ignoring_init(struct ns_sync *s)
 TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
 {
 	struct ns_sync s;
-	pid_t pid;
+	pid_t pid, inside;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = new_pidns_child(0);
@@ -360,7 +362,8 @@ TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
 	if (pid == 0)
 		_exit(ignoring_init(&s));
 	ns_sync_parent_side(&s);
-	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &inside, sizeof(inside), NS_WAIT_MS));
+	ASSERT_EQ(1, inside);
 	EXPECT_EQ(0, kill(pid, SIGKILL));
 	EXPECT_EQ(128 + SIGKILL, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
@@ -455,265 +458,6 @@ TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 		EXPECT_EQ(0, pidns_proc_state(members[i]));
 	ns_sync_close(&s);
 	close(hold[1]);
-}
-
-/* --- setns() ---------------------------------------------------------------- */
-
-static int mount_own_proc(void)
-{
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-		return child_fail("mount proc: %m");
-	return 0;
-}
-
-static int open_ns(pid_t pid, const char *type)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-static pid_t idle_pidns_child(void)
-{
-	pid_t pid = ns_clone(CLONE_NEWPID);
-
-	if (pid == 0) {
-		/* Idles until its parent kills it (at most 10 s). */
-		poll(NULL, 0, NS_WAIT_MS);
-		_exit(0);
-	}
-	return pid;
-}
-
-static int setns_refused(int own, int sibling)
-{
-	struct ns_ident pid, pfc;
-	int self;
-
-	if (setns(own, CLONE_NEWPID) == 0 || errno != EINVAL)
-		return child_fail("setns to the parent's namespace: %m, not EINVAL");
-	if (setns(sibling, CLONE_NEWPID) == 0 || errno != EINVAL)
-		return child_fail("setns to a sibling namespace: %m, not EINVAL");
-	if (ns_ident_of(0, "pid", &pid) || ns_ident_of(0, "pid_for_children", &pfc))
-		return child_fail("stat ns: %m");
-	if (!ns_ident_eq(&pid, &pfc))
-		return child_fail("a refused setns changed pid_for_children");
-	self = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
-	if (self < 0 || setns(self, CLONE_NEWPID))
-		return child_fail("setns to our own namespace: %m");
-	return 0;
-}
-
-static int setns_refused_holder(struct ns_sync *s)
-{
-	int own, sibling;
-	pid_t k2, k1;
-	int rc;
-
-	ns_sync_child_side(s);
-	if (mount_own_proc())
-		return 1;
-	own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
-	k2 = idle_pidns_child();
-	if (own < 0 || k2 < 0)
-		return child_fail("open ns/fork: %m");
-	sibling = open_ns(k2, "pid");
-	if (sibling < 0)
-		return child_fail("open sibling ns: %m");
-	k1 = ns_clone(CLONE_NEWPID);
-	if (k1 < 0)
-		return child_fail("fork: %m");
-	if (k1 == 0)
-		_exit(setns_refused(own, sibling));
-	rc = ns_wait(k1, NS_WAIT_MS);
-	kill(k2, SIGKILL);
-	ns_wait(k2, NS_WAIT_MS);
-	return rc;
-}
-
-/* setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2), pid_namespaces(7)). */
-TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
-{
-	struct ns_sync s;
-	pid_t pid;
-
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(CLONE_NEWNS);
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_refused_holder(&s));
-	ns_sync_parent_side(&s);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&s);
-}
-
-struct setns_view {
-	pid_t self, child, child_self, child_ppid;
-	int pid_unchanged, pfc_is_target, child_in_target;
-};
-
-static int setns_child_report(int sock)
-{
-	pid_t me[2] = { getpid(), getppid() };
-
-	return pidns_send_creds(sock, me, sizeof(me)) ? 1 : 0;
-}
-
-static int setns_descendant_holder(struct ns_sync *s, int sv[2])
-{
-	struct ns_ident before, after, pfc, target, childs;
-	struct setns_view v = { 0 };
-	pid_t k, sender, got[2];
-	int fd;
-
-	ns_sync_child_side(s);
-	if (mount_own_proc())
-		return 1;
-	ns_ident_of(0, "pid", &before);
-	k = idle_pidns_child();
-	if (k < 0 || ns_ident_of(k, "pid", &target))
-		return child_fail("fork: %m");
-	fd = open_ns(k, "pid");
-	if (fd < 0 || setns(fd, CLONE_NEWPID))
-		return child_fail("setns to a child's namespace: %m");
-	v.self = getpid();
-	ns_ident_of(0, "pid", &after);
-	ns_ident_of(0, "pid_for_children", &pfc);
-	v.pid_unchanged = ns_ident_eq(&before, &after);
-	v.pfc_is_target = ns_ident_eq(&pfc, &target);
-	v.child = ns_clone(0);
-	if (v.child < 0)
-		return child_fail("fork after setns: %m");
-	if (v.child == 0)
-		_exit(setns_child_report(sv[1]));
-	if (pidns_recv_creds(sv[0], got, sizeof(got), &sender, NS_WAIT_MS))
-		return child_fail("no report from the child");
-	v.child_self = got[0];
-	v.child_ppid = got[1];
-	v.child_in_target = !ns_ident_of(v.child, "pid", &childs) && ns_ident_eq(&childs, &target);
-	ns_sync_tell(s, true, &v, sizeof(v));
-	ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
-	ns_wait(v.child, NS_WAIT_MS);
-	kill(k, SIGKILL);
-	ns_wait(k, NS_WAIT_MS);
-	return 0;
-}
-
-/*
- * setns() into a descendant PID namespace is allowed and affects only
- * children created afterwards: the caller keeps its PID and ns/pid
- * (setns(2), pid_namespaces(7)).
- */
-TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
-{
-	struct ns_ident before, after, pfc;
-	struct setns_view v;
-	struct ns_sync s;
-	int sv[2];
-	pid_t pid;
-
-	ASSERT_EQ(0, ns_sync_init(&s));
-	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = new_pidns_child(CLONE_NEWNS);
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_descendant_holder(&s, sv));
-	ns_sync_parent_side(&s);
-	ASSERT_EQ(0, ns_ident_of(pid, "pid", &before));
-	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
-	EXPECT_EQ(1, v.self);
-	EXPECT_TRUE(v.pid_unchanged);
-	EXPECT_TRUE(v.pfc_is_target);
-	/* The child is PID 2 of the target (its init is 1), parent outside. */
-	EXPECT_EQ(2, v.child_self);
-	EXPECT_EQ(0, v.child_ppid);
-	EXPECT_TRUE(v.child_in_target);
-	/* From outside: the holder's own namespace did not change. */
-	ASSERT_EQ(0, ns_ident_of(pid, "pid", &after));
-	ASSERT_EQ(0, ns_ident_of(pid, "pid_for_children", &pfc));
-	EXPECT_TRUE(ns_ident_eq(&before, &after));
-	EXPECT_FALSE(ns_ident_eq(&pfc, &after));
-	ns_sync_tell(&s, false, NULL, 0);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&s);
-}
-
-/* --- nesting limit -------------------------------------------------------- */
-
-struct depth_rec {
-	int created;		/* levels created below the test */
-	int err;		/* errno of the clone that failed */
-	int nspid_n;		/* NSpid: entries of the deepest process */
-	int fork_ok;		/* a plain fork still works down there */
-};
-
-static int descend(struct ns_sync *s, int k)
-{
-	struct depth_rec r = { .created = k };
-	pid_t pid, f;
-
-	if (k > PIDNS_MAX_LEVELS + 2) {
-		ns_sync_tell(s, true, &r, sizeof(r));
-		return 0;
-	}
-	pid = ns_clone(CLONE_NEWPID);
-	if (pid == 0)
-		_exit(descend(s, k + 1));
-	if (pid > 0)
-		return ns_wait(pid, 2 * NS_WAIT_MS);
-	r.err = errno;
-	r.nspid_n = pidns_self_levels();
-	f = ns_clone(0);
-	if (f == 0)
-		_exit(0);
-	r.fork_ok = f > 0 && ns_wait(f, NS_WAIT_MS) == 0;
-	ns_sync_tell(s, true, &r, sizeof(r));
-	return 0;
-}
-
-/*
- * PID namespaces nest at most 32 levels below the initial one; the clone()
- * past that fails with ENOSPC (clone(2)).  pid_namespaces(7) and the issue
- * give EUSERS (3.11-4.8; ENOMEM/EINVAL before): every kernel of 5.10+ says
- * ENOSPC.  A process cannot see its absolute depth: NSpid: starts at the
- * /proc mount's namespace, so NSpid count - 1 is only a lower bound of our
- * level (under nsrun it reads 0 for a case one level down).  So we assert
- * ENOSPC, that every level we created exists, and that the levels we could
- * create plus that lower bound do not exceed 32.
- */
-TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
-{
-	struct depth_rec r;
-	struct ns_sync s;
-	int self_n;
-	pid_t pid;
-
-	self_n = pidns_self_levels();
-	if (self_n == -ENODATA)
-		SKIP(return, "no NSpid: field in /proc/PID/status");
-	ASSERT_GE(self_n, 1);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		ns_sync_child_side(&s);
-		_exit(descend(&s, 1));
-	}
-	ns_sync_parent_side(&s);
-	ASSERT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), 2 * NS_WAIT_MS));
-	TH_LOG("created %d nested levels below us; NSpid shows %d for us",
-	       r.created, self_n);
-	ASSERT_NE(0, r.err) TH_LOG("no limit within %d levels", PIDNS_MAX_LEVELS + 2);
-	EXPECT_EQ(ENOSPC, r.err);
-	EXPECT_EQ(self_n + r.created, r.nspid_n);
-	EXPECT_LE(r.created + self_n - 1, 32);
-	EXPECT_GE(r.created, 2);
-	EXPECT_TRUE(r.fork_ok);
-	EXPECT_EQ(0, pidns_reap(pid, 2 * NS_WAIT_MS));
-	ns_sync_close(&s);
 }
 
 TEST_HARNESS_MAIN
