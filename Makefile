@@ -69,7 +69,7 @@ $(KSELFTEST_HEADERS):
 		echo "error: KSELFTEST_DIR=$(KSELFTEST_DIR) has no $(@F)" >&2; exit 1; fi
 	harness/fetch-kselftest $(KSELFTEST_DIR)
 
-$(BUILD)/fixtures/%.o: fixtures/%.c fixtures/nsconform.h
+$(BUILD)/fixtures/%.o: fixtures/%.c $(wildcard fixtures/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
