@@ -1,0 +1,56 @@
+#!/bin/sh
+# Broken kernels under the QEMU matrix (5.10): a panic in the middle of a
+# run is a crash with its log, keeps the results gathered before it and
+# names the case that was running; a kernel command line that cannot start
+# the initramfs is a crash, not a pass or a hang; the watchdog bounds a
+# guest that never finishes.
+. "$(dirname "$0")/../lib.sh"
+plan 17
+
+# A "case" that reports one result, then panics the guest kernel
+# (writing c to /proc/sysrq-trigger needs no sysrq mask, only root).
+cat > "$scratch/zpanic" <<'EOF'
+#!/bin/sh
+echo "TAP version 13"
+echo "1..2"
+echo "ok 1 global.before_panic"
+echo "#  RUN           global.panics_kernel ..."
+echo c > /proc/sysrq-trigger
+echo "ok 2 global.panics_kernel"
+EOF
+chmod +x "$scratch/zpanic"
+
+start=$(date +%s)
+"$top/harness/matrix" --quiet --results "$scratch/r" --run-id panic --pass root --timeout 30 \
+	--case "$top/build/cases/uts" --case "$scratch/zpanic" --case "$selftest/whoami" 5.10 \
+	> "$scratch/out" 2>&1
+is "a panicking kernel makes the matrix exit 1" $? 1
+is "and costs no watchdog wait" "$(( $(date +%s) - start < 90 ))" 1
+kd=$(dirname "$(ls "$scratch"/r/panic/*/meta)")
+like "the run is marked crashed" "$kd/meta" '^status=crashed$'
+like "the crash names the panic" "$kd/meta" '^crash=Kernel panic - not syncing'
+like "the crash names the case that was running" "$kd/meta" '^crash_case=root/zpanic$'
+like "the cases never reached are listed" "$kd/meta" '^not_run=root/whoami$'
+like "the kernel log with the panic is kept" "$kd/klog" 'Kernel panic - not syncing'
+like "results gathered before the crash are kept" "$kd/root/uts.tap" '^ok 1 '
+like "the crashing case keeps what it reported" "$kd/root/zpanic.tap" '^ok 1 global\.before_panic'
+like "its running test is not ok # CRASH" "$kd/root/zpanic.tap" '^not ok 2 global\.panics_kernel # CRASH'
+like "the summary line says CRASHED" "$scratch/out" 'root FAIL; CRASHED: Kernel panic'
+
+# init that does not exist: the kernel cannot start the initramfs and panics.
+"$top/harness/matrix" --quiet --results "$scratch/r" --run-id noinit \
+	--append rdinit=/nonexistent --case "$top/build/cases/uts" 5.10 > "$scratch/out" 2>&1
+is "a kernel that cannot start the initramfs makes the matrix exit 1" $? 1
+like "it is reported as a crash that never started the runner" "$scratch/out" \
+	'CRASHED: Kernel panic.*guest runner never started'
+kd=$(dirname "$(ls "$scratch"/r/noinit/*/meta)")
+like "with its kernel log" "$kd/klog" 'Kernel panic - not syncing'
+
+# A guest that does not finish in time is stopped by the watchdog.
+start=$(date +%s)
+"$top/harness/matrix" --quiet --results "$scratch/r" --run-id wd --watchdog 3 \
+	--case "$top/build/cases/uts" 5.10 > "$scratch/out" 2>&1
+is "a guest stopped by the watchdog makes the matrix exit 1" $? 1
+is "the watchdog bounds the guest" "$(( $(date +%s) - start < 30 ))" 1
+like "and is named as such" "$scratch/out" 'CRASHED: watchdog: guest did not finish within 3 s'
+done_testing
