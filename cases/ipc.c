@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IPC namespaces: ipc_namespaces(7), mq_overview(7), sysvipc(7), and the
- * article's part 1 ("IPC namespaces isolate System V IPC objects and POSIX
- * message queues").
+ * IPC namespaces, POSIX message queues and IPC sysctls: ipc_namespaces(7),
+ * mq_overview(7), and the article's part 1 ("IPC namespaces isolate ...
+ * POSIX message queues").  System V objects are in ipc_sysv.c.
  *
  * Every test first moves into an IPC namespace of its own, so that no
  * object it makes can land among the host's, even when a kernel ignores
@@ -17,310 +17,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ipc.h>
 #include <sys/mount.h>
-#include <sys/msg.h>
 #include <sys/resource.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <linux/magic.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "mntns.h"
 #include "kselftest_harness.h"
-
-/* --- System V objects: one fixture, a variant per object type ------------ */
-
-/*
- * A System V object type: create one with a "size" that tells it apart
- * (segment pages, semaphores in the set, queued messages), read it back.
- */
-struct sysv_kind {
-	const char *proc;	/* /proc/sysvipc/<proc> */
-	int (*create)(key_t key, int size);
-	int (*get)(key_t key);
-	int (*size)(int id);	/* -errno when @id is not valid here */
-};
-
-static int shm_create(key_t key, int size)
-{
-	return shmget(key, size * 4096, IPC_CREAT | IPC_EXCL | 0600);
-}
-
-static int shm_get(key_t key)
-{
-	return shmget(key, 0, 0);
-}
-
-static int shm_size(int id)
-{
-	struct shmid_ds ds;
-
-	if (shmctl(id, IPC_STAT, &ds))
-		return -errno;
-	return ds.shm_segsz / 4096;
-}
-
-static int sem_create(key_t key, int size)
-{
-	return semget(key, size, IPC_CREAT | IPC_EXCL | 0600);
-}
-
-static int sem_get(key_t key)
-{
-	return semget(key, 0, 0);
-}
-
-static int sem_size(int id)
-{
-	struct semid_ds ds;
-
-	if (semctl(id, 0, IPC_STAT, &ds))
-		return -errno;
-	return ds.sem_nsems;
-}
-
-static int msg_create(key_t key, int size)
-{
-	struct { long type; char text[8]; } m = { 1, "x" };
-	int id = msgget(key, IPC_CREAT | IPC_EXCL | 0600);
-
-	for (int i = 0; id >= 0 && i < size; i++)
-		if (msgsnd(id, &m, sizeof(m.text), IPC_NOWAIT))
-			return -1;
-	return id;
-}
-
-static int msg_get(key_t key)
-{
-	return msgget(key, 0);
-}
-
-static int msg_size(int id)
-{
-	struct msqid_ds ds;
-
-	if (msgctl(id, IPC_STAT, &ds))
-		return -errno;
-	return ds.msg_qnum;
-}
-
-static const struct sysv_kind shm_kind = { "shm", shm_create, shm_get, shm_size };
-static const struct sysv_kind sem_kind = { "sem", sem_create, sem_get, sem_size };
-static const struct sysv_kind msg_kind = { "msg", msg_create, msg_get, msg_size };
-
-/* 1 when /proc/sysvipc/<proc> lists @key, 0 when not, -1 on error. */
-static int proc_lists_key(const char *proc, key_t key)
-{
-	char path[64], line[512];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/sysvipc/%s", proc);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f))
-		if (strtol(line, NULL, 10) == key)
-			found = 1;
-	fclose(f);
-	return found;
-}
-
-static key_t test_key(int n)
-{
-	return 0x6e000000 | ((getpid() & 0xffff) << 4) | n;
-}
 
 /* Move the caller into an IPC namespace of its own (and a user namespace when unprivileged). */
 static int private_ipc(void)
 {
 	return ns_unshare_admin(CLONE_NEWIPC);
-}
-
-FIXTURE(sysv) {
-	key_t key;
-	int id;		/* the parent's object */
-	struct ns_sync sync;
-};
-
-FIXTURE_VARIANT(sysv) {
-	const struct sysv_kind *kind;
-};
-
-FIXTURE_VARIANT_ADD(sysv, shm) { .kind = &shm_kind };
-FIXTURE_VARIANT_ADD(sysv, sem) { .kind = &sem_kind };
-FIXTURE_VARIANT_ADD(sysv, msg) { .kind = &msg_kind };
-
-FIXTURE_SETUP(sysv)
-{
-	ASSERT_EQ(0, private_ipc());
-	self->key = test_key(1);
-	self->id = variant->kind->create(self->key, 3);
-	ASSERT_GE(self->id, 0) TH_LOG("create %s: %s", variant->kind->proc, strerror(errno));
-	ASSERT_EQ(3, variant->kind->size(self->id));
-	ASSERT_EQ(0, ns_sync_init(&self->sync));
-}
-
-FIXTURE_TEARDOWN(sysv)
-{
-	ns_sync_close(&self->sync);
-}
-
-struct sysv_child {
-	const struct sysv_kind *kind;
-	key_t key;
-	int parent_id;
-	struct ns_sync *sync;
-};
-
-static int same_key_is_distinct(void *p)
-{
-	struct sysv_child *c = p;
-	int id;
-
-	if (c->kind->get(c->key) >= 0 || errno != ENOENT)
-		return child_fail("the parent's key is visible in a new IPC namespace (%m)");
-	id = c->kind->create(c->key, 1);
-	if (id < 0)
-		return child_fail("create with the parent's key in a new IPC namespace: %m");
-	if (c->kind->size(id) != 1)
-		return child_fail("the new object is not the child's own (size %d)",
-				  c->kind->size(id));
-	return 0;
-}
-
-/* The same key names distinct System V objects in two IPC namespaces (ipc_namespaces(7), sysvipc(7)). */
-TEST_F(sysv, same_key_is_distinct_object)
-{
-	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
-
-	EXPECT_EQ(0, ns_run(CLONE_NEWIPC, same_key_is_distinct, &c));
-	/* The parent's object is untouched by the child's creation. */
-	EXPECT_EQ(self->id, variant->kind->get(self->key));
-	EXPECT_EQ(3, variant->kind->size(self->id));
-}
-
-static int parent_id_invalid(void *p)
-{
-	struct sysv_child *c = p;
-	int size = c->kind->size(c->parent_id);
-
-	if (size != -EINVAL)
-		return child_fail("the parent's id %d reads as %d in a new IPC namespace, expected EINVAL",
-				  c->parent_id, size);
-	return 0;
-}
-
-/* An identifier from one IPC namespace is not valid in another (ipc_namespaces(7)). */
-TEST_F(sysv, id_invalid_in_other_namespace)
-{
-	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
-
-	EXPECT_EQ(0, ns_run(CLONE_NEWIPC, parent_id_invalid, &c));
-	EXPECT_EQ(3, variant->kind->size(self->id));
-}
-
-static int proc_shows_own(void *p)
-{
-	struct sysv_child *c = p;
-	key_t mine = c->key + 1;
-
-	if (c->kind->create(mine, 1) < 0)
-		return child_fail("create: %m");
-	if (proc_lists_key(c->kind->proc, mine) != 1)
-		return child_fail("/proc/sysvipc/%s misses the child's own key", c->kind->proc);
-	if (proc_lists_key(c->kind->proc, c->key) != 0)
-		return child_fail("/proc/sysvipc/%s lists the parent's key", c->kind->proc);
-	ns_sync_tell(c->sync, true, NULL, 0);
-	return ns_sync_wait(c->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
-}
-
-/* /proc/sysvipc files list only the objects of the reader's IPC namespace (ipc_namespaces(7), proc(5)). */
-TEST_F(sysv, proc_sysvipc_lists_only_own)
-{
-	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
-	pid_t pid = ns_clone(CLONE_NEWIPC);
-
-	if (pid == 0) {
-		ns_sync_child_side(&self->sync);
-		_exit(proc_shows_own(&c));
-	}
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&self->sync);
-	EXPECT_EQ(0, ns_sync_wait(&self->sync, false, NULL, 0, NS_WAIT_MS));
-	/* While the child's object exists, the parent sees only its own. */
-	EXPECT_EQ(1, proc_lists_key(variant->kind->proc, self->key));
-	EXPECT_EQ(0, proc_lists_key(variant->kind->proc, self->key + 1));
-	ns_sync_tell(&self->sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-}
-
-static int hold_own_object(void *p)
-{
-	struct sysv_child *c = p;
-
-	if (c->kind->create(c->key + 2, 2) < 0)
-		return child_fail("create: %m");
-	ns_sync_tell(c->sync, true, NULL, 0);
-	return ns_sync_wait(c->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
-}
-
-static int join_ipc_of(pid_t pid)
-{
-	char path[64];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (setns(fd, CLONE_NEWIPC))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-/* setns() into an IPC namespace gives access to its objects, in the calls and in /proc/sysvipc (setns(2); selftests proc/setns-sysvipc). */
-TEST_F(sysv, setns_reaches_target_objects)
-{
-	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
-	pid_t pid = ns_clone(CLONE_NEWIPC);
-	int id;
-
-	if (pid == 0) {
-		ns_sync_child_side(&self->sync);
-		_exit(hold_own_object(&c));
-	}
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&self->sync);
-	ASSERT_EQ(0, ns_sync_wait(&self->sync, false, NULL, 0, NS_WAIT_MS));
-	EXPECT_EQ(0, proc_lists_key(variant->kind->proc, self->key + 2));
-	EXPECT_EQ(0, join_ipc_of(pid));
-	id = variant->kind->get(self->key + 2);
-	EXPECT_GE(id, 0);
-	EXPECT_EQ(2, variant->kind->size(id));
-	EXPECT_EQ(1, proc_lists_key(variant->kind->proc, self->key + 2));
-	/* ...and the object of the namespace left behind is gone from view. */
-	EXPECT_EQ(0, proc_lists_key(variant->kind->proc, self->key));
-	ns_sync_tell(&self->sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-}
-
-/* After unshare(CLONE_NEWIPC) the caller no longer sees the objects it made before (unshare(2); LTP shmnstest). */
-TEST_F(sysv, unshare_hides_earlier_objects)
-{
-	ASSERT_EQ(0, unshare(CLONE_NEWIPC));
-	EXPECT_EQ(-1, variant->kind->get(self->key));
-	EXPECT_EQ(ENOENT, errno);
-	EXPECT_EQ(0, proc_lists_key(variant->kind->proc, self->key));
 }
 
 /* --- POSIX message queues ------------------------------------------------- */
@@ -404,6 +114,8 @@ static int mount_mqueue(const char *dir)
 struct mq_fs_arg {
 	char parent_q[64];
 	char child_q[64];
+	char parent_dir[128];
+	char child_dir[128];
 	struct ns_sync sync;
 };
 
@@ -414,11 +126,11 @@ static int mq_fs_child(void *p)
 	ns_sync_child_side(&a->sync);
 	if (queue_create(a->child_q, 1, 16) == (mqd_t)-1)
 		return child_fail("mq_open: %m");
-	if (mount_mqueue("/tmp/mq-child"))
+	if (mount_mqueue(a->child_dir))
 		return child_fail("mount mqueue in the new IPC namespace: %m");
-	if (dir_has("/tmp/mq-child", a->child_q) != 1)
+	if (dir_has(a->child_dir, a->child_q) != 1)
 		return child_fail("the child's mqueue mount misses its own queue");
-	if (dir_has("/tmp/mq-child", a->parent_q) != 0)
+	if (dir_has(a->child_dir, a->parent_q) != 0)
 		return child_fail("the child's mqueue mount shows the parent's queue");
 	ns_sync_tell(&a->sync, true, NULL, 0);
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
@@ -427,21 +139,20 @@ static int mq_fs_child(void *p)
 /* An mqueue filesystem mounted in an IPC namespace shows that namespace's queues only (mq_overview(7), ipc_namespaces(7)). */
 TEST(mqueue_fs_shows_own_queues)
 {
-	struct statfs sfs;
+	struct mnt_base base;
 	struct mq_fs_arg a;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_unshare_admin(CLONE_NEWIPC | CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_EQ(0, mount("tmpfs", "/tmp", "tmpfs", 0, "mode=0700"));
-	/* Never create directories on the host's /tmp. */
-	ASSERT_EQ(0, statfs("/tmp", &sfs));
-	ASSERT_EQ(TMPFS_MAGIC, sfs.f_type);
+	ASSERT_EQ(0, private_ipc());
+	/* A private mount namespace and tmpfs, checked before anything is mounted. */
+	ASSERT_EQ(0, mnt_base_enter(&base)) TH_LOG("%s", base.why);
+	mnt_path(a.parent_dir, &base, "mq-parent");
+	mnt_path(a.child_dir, &base, "mq-child");
 	queue_name(a.parent_q, sizeof(a.parent_q), "parent");
 	queue_name(a.child_q, sizeof(a.child_q), "child");
 	ASSERT_NE((mqd_t)-1, queue_create(a.parent_q, 1, 16));
-	ASSERT_EQ(0, mount_mqueue("/tmp/mq-parent"));
-	ASSERT_EQ(1, dir_has("/tmp/mq-parent", a.parent_q));
+	ASSERT_EQ(0, mount_mqueue(a.parent_dir));
+	ASSERT_EQ(1, dir_has(a.parent_dir, a.parent_q));
 	ASSERT_EQ(0, ns_sync_init(&a.sync));
 	pid = ns_clone(CLONE_NEWIPC | CLONE_NEWNS);
 	if (pid == 0)
@@ -450,60 +161,10 @@ TEST(mqueue_fs_shows_own_queues)
 	ns_sync_parent_side(&a.sync);
 	EXPECT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	/* While the child's queue exists, the parent's mount does not show it. */
-	EXPECT_EQ(0, dir_has("/tmp/mq-parent", a.child_q));
-	EXPECT_EQ(1, dir_has("/tmp/mq-parent", a.parent_q));
+	EXPECT_EQ(0, dir_has(a.parent_dir, a.child_q));
+	EXPECT_EQ(1, dir_has(a.parent_dir, a.parent_q));
 	ns_sync_tell(&a.sync, false, NULL, 0);
 	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
-}
-
-/* --- lifetime ------------------------------------------------------------- */
-
-struct lifetime_arg {
-	key_t key;
-	struct ns_sync sync;
-};
-
-static int make_object_and_exit(void *p)
-{
-	struct lifetime_arg *a = p;
-
-	ns_sync_child_side(&a->sync);
-	if (shm_create(a->key, 2) < 0)
-		return child_fail("shmget: %m");
-	ns_sync_tell(&a->sync, true, NULL, 0);
-	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
-}
-
-/* IPC objects live as long as their namespace, which an open /proc/PID/ns/ipc fd keeps alive (namespaces(7), ipc_namespaces(7)). */
-TEST(objects_live_while_namespace_referenced)
-{
-	struct lifetime_arg a;
-	char path[64];
-	int fd, id;
-	pid_t pid;
-
-	ASSERT_EQ(0, private_ipc());
-	a.key = test_key(5);
-	ASSERT_EQ(0, ns_sync_init(&a.sync));
-	pid = ns_clone(CLONE_NEWIPC);
-	if (pid == 0)
-		_exit(make_object_and_exit(&a));
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&a.sync);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
-	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ASSERT_GE(fd, 0);
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	/* Its last process is gone, but the namespace and its segment remain. */
-	EXPECT_EQ(-1, shm_get(a.key));
-	ASSERT_EQ(0, setns(fd, CLONE_NEWIPC));
-	id = shm_get(a.key);
-	EXPECT_GE(id, 0);
-	EXPECT_EQ(2, shm_size(id));
-	close(fd);
 	ns_sync_close(&a.sync);
 }
 
@@ -651,45 +312,6 @@ TEST(sysctls_per_namespace)
 		EXPECT_EQ(0, read_ulong(ipc_sysctls[i], &v));
 		EXPECT_EQ(vals[i], v);
 	}
-}
-
-/* --- creation rules ------------------------------------------------------- */
-
-static int unprivileged_unshare_ipc(void *p)
-{
-	struct ns_ident before, after;
-	uid_t uid;
-	gid_t gid;
-
-	(void)p;
-	if (become_unprivileged())
-		return child_fail("cannot drop privileges: %m");
-	if (unshare(CLONE_NEWIPC) == 0 || errno != EPERM)
-		return child_fail("unshare(CLONE_NEWIPC) without CAP_SYS_ADMIN: %m, expected EPERM");
-	uid = geteuid();
-	gid = getegid();
-	ns_ident_of(0, "ipc", &before);
-	if (unshare(CLONE_NEWUSER | CLONE_NEWIPC))
-		return child_fail("unshare(CLONE_NEWUSER|CLONE_NEWIPC) unprivileged: %m");
-	ns_ident_of(0, "ipc", &after);
-	if (ns_ident_eq(&before, &after))
-		return child_fail("still in the old IPC namespace");
-	/* Root of the new user namespace can use the new IPC namespace. */
-	if (ns_map_root(0, uid, gid) == 0 && shm_create(test_key(9), 1) < 0)
-		return child_fail("shmget in the new IPC namespace: %m");
-	return 0;
-}
-
-/* Creating an IPC namespace needs CAP_SYS_ADMIN, and works unprivileged together with a new user namespace (clone(2), user_namespaces(7)). */
-TEST(create_needs_cap_sys_admin)
-{
-	const char *why = userns_unprivileged_blocker();
-
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
-	if (have_sys_admin())
-		ASSERT_EQ(0, private_ipc());
-	EXPECT_EQ(0, ns_run(0, unprivileged_unshare_ipc, NULL));
 }
 
 TEST_HARNESS_MAIN
