@@ -287,11 +287,7 @@ static int view_from_inside(void *arg)
 	return 0;
 }
 
-/*
- * Inside a new cgroup namespace the creator's cgroup is "/"; other
- * processes' cgroups appear relative to it: below as /sub, elsewhere with
- * ".." (cgroup_namespaces(7)).
- */
+/* In a new cgroup namespace the creator's cgroup is "/"; others show relative to it: /sub below, ".." elsewhere (cgroup_namespaces(7)). */
 TEST_F(cg, other_processes_paths_relative_to_ns_root)
 {
 	struct ns_sync sb, ss;
@@ -388,10 +384,7 @@ static void collect_view(struct own_view *v)
 	}
 }
 
-/*
- * After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every
- * hierarchy, v1 and v2 (cgroup_namespaces(7)).
- */
+/* After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2 (cgroup_namespaces(7)). */
 TEST_F(cg, own_cgroup_is_root_after_unshare)
 {
 	struct own_view *v = shared_page();
@@ -459,10 +452,10 @@ static void check_mount(struct __test_metadata *_metadata, struct mount_req *r)
 }
 
 /*
- * A cgroup v2 filesystem mounted in a new cgroup namespace has its root at
- * the namespace's cgroup: mountinfo shows "/" inside, and the mount's root
- * is that cgroup's directory (cgroup_namespaces(7)).
+ * Mountinfo shows "/" inside, and the mount's root is that cgroup's
+ * directory.
  */
+/* A cgroup v2 mount made in a new cgroup namespace is rooted at the namespace's cgroup (cgroup_namespaces(7)). */
 TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 {
 	struct mount_req r = { .enter = NULL };
@@ -480,10 +473,7 @@ TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 	check_mount(_metadata, &r);
 }
 
-/*
- * The same for each mounted cgroup v1 hierarchy in which this process is
- * below the root (cgroup_namespaces(7)).
- */
+/* Each cgroup v1 hierarchy we are below the root of, mounted in a new cgroup ns, is rooted at its cgroup (cgroup_namespaces(7)). */
 TEST(v1_mount_inside_rooted_at_ns_cgroup)
 {
 	struct cg_mount *m = calloc(32, sizeof(*m));
@@ -563,11 +553,10 @@ static bool v2_nsdelegate(void)
 }
 
 /*
- * The root of a cgroup namespace stays the cgroup it was created in: a
- * process moving below it sees /sub, one moved to a sibling sees /../b;
- * with the nsdelegate mount option moving outside is refused with ENOENT
- * (cgroup_namespaces(7); cgroup-v2.rst "nsdelegate").
+ * With the nsdelegate mount option, moving a process outside the namespace's
+ * root is refused with ENOENT (cgroup-v2.rst "nsdelegate").
  */
+/* A cgroup namespace's root stays its creation cgroup: moved below it shows /sub, to a sibling /../b (cgroup_namespaces(7)). */
 TEST_F(cg, ns_root_fixed_at_creation)
 {
 	struct moved_req { const char *sub, *b; bool nsdelegate; } r = {
@@ -644,10 +633,7 @@ static int join_cgns(void *arg)
 	return rc;
 }
 
-/*
- * setns() into a cgroup namespace makes /proc/self/cgroup relative to that
- * namespace's root (cgroup_namespaces(7), setns(2)).
- */
+/* setns() into a cgroup namespace makes /proc/self/cgroup relative to that namespace's root (cgroup_namespaces(7), setns(2)). */
 TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 {
 	struct own_view *v = shared_page();

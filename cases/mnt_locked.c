@@ -147,11 +147,10 @@ TEST_F(locked, locked_covering_mount_umount_einval)
 }
 
 /*
- * A tree propagated from a more privileged namespace into a less
- * privileged one arrives with its submounts locked: the unit can be
- * detached as a whole, not taken apart (commit 5ff9d8a65ce8 "vfs: Lock in
- * place mounts from more privileged users", mount_namespaces(7)).
+ * The locking comes from kernel commit 5ff9d8a65ce8 "vfs: Lock in place
+ * mounts from more privileged users".
  */
+/* Mounts propagated into a less privileged mount ns arrive locked together: detachable whole, not piecemeal (mount_namespaces(7)). */
 TEST_F(locked, propagated_tree_arrives_locked)
 {
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], t[MNT_PATH_MAX];

@@ -112,10 +112,9 @@ static int join_and_expect_hostname(int fd, int flag, const char *name)
 }
 
 /*
- * Each /proc/self/ns link reads "type:[inode]", the inode being the one
- * stat() gives, on nsfs; distinct namespaces have distinct inodes
- * (namespaces(7) "The /proc/[pid]/ns/ directory").
+ * The page's section is "The /proc/[pid]/ns/ directory".
  */
+/* Each /proc/self/ns link reads "type:[inode]" with stat()'s inode, on nsfs; distinct namespaces, distinct inodes (namespaces(7)). */
 TEST(proc_ns_links_read_type_and_inode)
 {
 	ino_t seen[NS_NTYPES];
@@ -152,11 +151,6 @@ TEST(proc_ns_links_read_type_and_inode)
 	EXPECT_LE(7, n) TH_LOG("only %d namespace types in /proc/self/ns", n);
 }
 
-/*
- * A process that setns()es into another's UTS namespace shows the same
- * device and inode, and a hostname it sets is the other's hostname
- * (namespaces(7), setns(2)).
- */
 struct join_arg {
 	struct holder h;
 	char name[64];
@@ -203,6 +197,7 @@ static int join_worker(void *arg)
 	return rc;
 }
 
+/* A process joining another's UTS namespace with setns() gets its dev/inode and sets the other's hostname (namespaces(7), setns(2)). */
 TEST(setns_joiner_shares_ident_and_hostname)
 {
 	struct utsname before, after;
@@ -248,10 +243,7 @@ static int keep_by_fd(void *arg)
 	return join_and_expect_hostname(fd, CLONE_NEWUTS, name);
 }
 
-/*
- * An open /proc/PID/ns fd keeps the namespace alive after its last process
- * exited, and setns() through it still works (namespaces(7); ns_exec.c).
- */
+/* An open /proc/PID/ns fd keeps a namespace alive after its last process exits; setns() through it works (namespaces(7); ns_exec.c). */
 TEST(ns_fd_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_fd, NULL));
@@ -303,11 +295,7 @@ static int keep_by_bind(void *arg)
 	return join_and_expect_hostname(nfd, CLONE_NEWUTS, name);
 }
 
-/*
- * A bind mount of a /proc/PID/ns file keeps the namespace alive after its
- * last process exited; setns() through the mount point works
- * (namespaces(7); the article's part 2).
- */
+/* A bind mount of /proc/PID/ns/X keeps the namespace alive with no process left; setns() via it works (namespaces(7), article part 2). */
 TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
@@ -452,19 +440,13 @@ static int setns_mismatch(void *arg)
 	return rc;
 }
 
-/*
- * setns(fd, CLONE_NEWX) with an fd of another type fails with EINVAL and
- * changes nothing (setns(2) ERRORS).
- */
+/* setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing (setns(2) ERRORS). */
 TEST(setns_mismatched_type_fails_einval)
 {
 	ASSERT_EQ(0, ns_run_admin(0, setns_mismatch, NULL));
 }
 
-/*
- * setns() on an fd that is not a namespace (a /proc file, a directory, a
- * pipe) fails with EINVAL; a closed fd with EBADF (setns(2) ERRORS).
- */
+/* setns() on a non-namespace fd (/proc file, directory, pipe) fails with EINVAL; on a closed fd with EBADF (setns(2) ERRORS). */
 TEST(setns_non_namespace_fd_fails_einval)
 {
 	const char *paths[] = { "/proc/self/status", "/proc/self/ns", "/" };
@@ -601,10 +583,7 @@ static int pidfd_worker(void *arg)
 	return rc;
 }
 
-/*
- * setns(pidfd, flags) joins several namespaces of the process at once
- * (setns(2), 5.8).
- */
+/* setns(pidfd, flags) joins several namespaces of the process at once (setns(2), 5.8). */
 TEST(setns_pidfd_joins_several_at_once)
 {
 	struct pidfd_req reqs[] = {
@@ -620,10 +599,10 @@ TEST(setns_pidfd_joins_several_at_once)
 }
 
 /*
- * setns(pidfd, flags) is atomic: when one namespace cannot be joined none
- * is -- re-entering the own user namespace (EINVAL), a time namespace from
- * a threaded process (EUSERS) (setns(2) "changes ... atomically").
+ * The refusals used: re-entering the own user namespace (EINVAL), and a time
+ * namespace from a threaded process (EUSERS).
  */
+/* setns(pidfd, flags) is atomic: if one namespace cannot be joined, none is (setns(2) "changes ... atomically"). */
 TEST(setns_pidfd_all_or_nothing)
 {
 	struct pidfd_req reqs[] = {

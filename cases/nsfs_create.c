@@ -56,10 +56,7 @@ static int unknown_flags(void *arg)
 	return 0;
 }
 
-/*
- * unshare() with a flag it does not know fails with EINVAL and creates
- * nothing (unshare(2) ERRORS).
- */
+/* unshare() with a flag it does not know fails with EINVAL and creates nothing (unshare(2) ERRORS). */
 TEST(unshare_unknown_flag_fails_einval)
 {
 	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
@@ -134,10 +131,7 @@ static int fs_worker(void *arg)
 	return 0;
 }
 
-/*
- * unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing its fs context
- * gets its own, so its chdir() no longer moves the other (unshare(2)).
- */
+/* unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing fs context gets its own; its chdir() stops moving the other (unshare(2)). */
 TEST(unshare_newns_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWNS, "mnt", { 0 } };
@@ -145,10 +139,7 @@ TEST(unshare_newns_implies_clone_fs)
 	ASSERT_EQ(0, ns_run_admin(0, fs_worker, &r));
 }
 
-/*
- * unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since
- * Linux 3.9, CLONE_NEWUSER automatically implies CLONE_FS").
- */
+/* unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since Linux 3.9, CLONE_NEWUSER automatically implies CLONE_FS"). */
 TEST(unshare_newuser_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWUSER, "user", { 0 } };
@@ -214,10 +205,7 @@ static int threaded_unshare(void *arg)
 	return 0;
 }
 
-/*
- * unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process
- * (it implies CLONE_THREAD) (unshare(2)).
- */
+/* unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies CLONE_THREAD (unshare(2)). */
 TEST(unshare_newuser_refused_when_multithreaded)
 {
 	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
@@ -306,10 +294,9 @@ static const unsigned long flag_sets[] = {
 };
 
 /*
- * clone(), clone3() and unshare() give a new process the same namespaces
- * for the same flags: new ones exactly for the CLONE_NEW* bits given
- * (clone(2), unshare(2), namespaces(7)).
+ * All three are run with the same flags and must agree.
  */
+/* clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given (clone(2), unshare(2), namespaces(7)). */
 TEST(clone_clone3_unshare_give_same_namespaces)
 {
 	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;

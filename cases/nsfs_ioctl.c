@@ -209,11 +209,7 @@ static int get_parent_worker(void *arg)
 	return rc;
 }
 
-/*
- * NS_GET_PARENT of a child's PID and user namespace is the caller's; from
- * inside, the parent is out of scope and the ioctl fails with EPERM
- * (ioctl_ns(2), 4.9).
- */
+/* NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of scope: EPERM (ioctl_ns(2), 4.9). */
 TEST(ns_get_parent_of_pid_and_user_ns)
 {
 	ASSERT_EQ(0, ns_run_admin(0, get_parent_worker, NULL));
@@ -287,10 +283,7 @@ static int get_userns_worker(void *arg)
 	return rc;
 }
 
-/*
- * NS_GET_USERNS returns the user namespace that owns a namespace; an owner
- * outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9).
- */
+/* NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9). */
 TEST(ns_get_userns_returns_owner)
 {
 	bool owner_is_ours = have_sys_admin();
@@ -332,11 +325,7 @@ static int owner_uid_creator(void *arg)
 	return rc;
 }
 
-/*
- * NS_GET_OWNER_UID gives the euid of the user namespace's creator, as the
- * caller's namespace maps it: the creator's uid outside, 0 inside where it
- * is mapped to root; other types give EINVAL (ioctl_ns(2), 4.11).
- */
+/* NS_GET_OWNER_UID gives the creator's euid as the caller maps it: uid outside, 0 inside; other types: EINVAL (ioctl_ns(2), 4.11). */
 TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
@@ -385,10 +374,11 @@ static int pid_translate_worker(void *arg)
 }
 
 /*
- * NS_GET_PID_FROM_PIDNS, NS_GET_TGID_FROM_PIDNS, NS_GET_PID_IN_PIDNS and
- * NS_GET_TGID_IN_PIDNS translate pids between the caller's and a child
- * PID namespace; invisible pids give ESRCH (nsfs.h, 6.11).
+ * ioctl_ns(2) (now ioctl_nsfs(2)) documents only NS_GET_USERNS,
+ * NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID: the later ioctls are
+ * described only in include/uapi/linux/nsfs.h.
  */
+/* NS_GET_{PID,TGID}_{FROM,IN}_PIDNS translate pids to and from a child PID ns; invisible pids: ESRCH (nsfs.h, 6.11; not in ioctl_ns(2)). */
 TEST(ns_pid_translation_ioctls)
 {
 	int rc = ns_run_admin(0, pid_translate_worker, NULL);
@@ -488,10 +478,10 @@ static int mntns_worker(void *arg)
 }
 
 /*
- * NS_GET_MNTNS_ID gives each mount namespace its own non-zero id (not in
- * creation order from 6.18); NS_MNT_GET_INFO reports the same id and the number of
- * mounts, as many as mountinfo lists (nsfs.h, 6.11 / 6.12).
+ * From 6.18 the ids are not in creation order.  NS_MNT_GET_INFO's number of
+ * mounts is as many as mountinfo lists.
  */
+/* NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count (nsfs.h, 6.11/6.12; not in ioctl_ns(2)). */
 TEST(ns_mntns_id_and_info)
 {
 	int rc = ns_run_admin(0, mntns_worker, NULL);
@@ -553,11 +543,7 @@ static int ns_id_worker(void *arg)
 	return rc;
 }
 
-/*
- * NS_GET_ID gives every namespace a non-zero 64-bit id: the same for a
- * shared namespace, another for a new one; for mount namespaces it is
- * the NS_GET_MNTNS_ID (nsfs.h, 6.18).
- */
+/* NS_GET_ID: a non-zero 64-bit id, equal iff the namespace is shared; for mount ns NS_GET_MNTNS_ID's (nsfs.h, 6.18; not in ioctl_ns(2)). */
 TEST(ns_get_id_same_iff_shared)
 {
 	int rc = ns_run_admin(0, ns_id_worker, NULL);

@@ -168,10 +168,9 @@ static int chain_level(struct chain *c, int k)
 }
 
 /*
- * Nested PID namespaces: a process has one PID per level, NSpid: lists them,
- * and each ancestor sees the PID the chain predicts (pid_namespaces(7),
- * article part 3, multi_pidns.c).
+ * The chain is modelled on the article's multi_pidns.c.
  */
+/* Nested PID namespaces: one PID per level, listed by NSpid:, each as an ancestor sees it (pid_namespaces(7), article part 3). */
 TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 {
 	struct chain_rec recs[CHAIN + 1] = { 0 }, r, *deep = &recs[CHAIN];

@@ -314,10 +314,9 @@ static int wait_handled_init(struct ns_sync *s)
 }
 
 /*
- * From the parent namespace, only signals init handles get through (besides
- * SIGKILL and SIGSTOP): SIGTERM and SIGINT without handler are dropped
- * (pid_namespaces(7)).
+ * SIGKILL and SIGSTOP are the exception: they always get through.
  */
+/* From the parent namespace only signals init handles reach it: unhandled SIGTERM and SIGINT are dropped (pid_namespaces(7)). */
 TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 {
 	struct ns_sync s;
@@ -426,11 +425,10 @@ static int doomed_holder(int sock, int hold, struct ns_sync *s)
 }
 
 /*
- * When init terminates, the kernel SIGKILLs every other process in the
- * namespace, and the parent can reap the whole tree (pid_namespaces(7)).
- * X is a child of the process outside that unshared, so its SIGKILL status
- * is seen by a parent outside the namespace.
+ * X is a child of the process outside that unshared, so its SIGKILL status is
+ * seen by a parent outside the namespace.
  */
+/* When init terminates, the kernel SIGKILLs every other process in the namespace; the parent reaps the whole tree (pid_namespaces(7)). */
 TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 {
 	pid_t h, members[2];

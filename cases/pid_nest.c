@@ -190,11 +190,7 @@ static int setns_descendant_holder(struct ns_sync *s, int sv[2])
 	return 0;
 }
 
-/*
- * setns() into a descendant PID namespace is allowed and affects only
- * children created afterwards: the caller keeps its PID and ns/pid
- * (setns(2), pid_namespaces(7)).
- */
+/* setns() into a descendant PID ns moves only later children: the caller keeps its PID and ns/pid (setns(2), pid_namespaces(7)). */
 TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 {
 	struct ns_ident before, after, pfc;
@@ -264,15 +260,15 @@ static int descend(struct ns_sync *s, int k)
 }
 
 /*
- * PID namespaces nest at most 32 levels below the initial one; the clone()
- * past that fails with ENOSPC (clone(2)).  pid_namespaces(7) and the issue
- * give EUSERS (3.11-4.8; ENOMEM/EINVAL before): every kernel of 5.10+ says
- * ENOSPC.  A process cannot see its absolute depth: NSpid: starts at the
- * /proc mount's namespace, so NSpid count - 1 is only a lower bound of our
- * level (under nsrun it reads 0 for a case one level down).  So we assert
- * ENOSPC, that every level we created exists, and that the levels we could
- * create plus that lower bound do not exceed 32.
+ * pid_namespaces(7) and the issue give EUSERS (3.11-4.8; ENOMEM/EINVAL
+ * before): every kernel of 5.10+ says ENOSPC.  A process cannot see its
+ * absolute depth: NSpid: starts at the /proc mount's namespace, so NSpid
+ * count - 1 is only a lower bound of our level (under nsrun it reads 0 for a
+ * case one level down).  So we assert ENOSPC, that every level we created
+ * exists, and that the levels we could create plus that lower bound do not
+ * exceed 32.
  */
+/* PID namespaces nest at most 32 levels below the initial one; the clone() past that fails with ENOSPC (clone(2)). */
 TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 {
 	struct depth_rec r;

@@ -89,11 +89,7 @@ static int pidfd_target(struct ns_sync *s)
 	return getpid() == 1 && si.si_pid == 0 ? 9 : child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
 }
 
-/*
- * A pidfd for a process in a child PID namespace refers to that process:
- * signals sent through it arrive there, and it reports that process's exit
- * (pidfd_open(2), 5.3+).
- */
+/* A pidfd of a process in a child PID ns is that process: signals through it arrive, it reports its exit (pidfd_open(2), 5.3+). */
 TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 {
 	const char *missing = pidfd_missing();

@@ -260,11 +260,10 @@ static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
 }
 
 /*
- * set_tid needs CAP_SYS_ADMIN (or CAP_CHECKPOINT_RESTORE) in the user
- * namespace owning each PID namespace it names: EPERM otherwise (clone(2)).
  * The holder is root of a new user namespace, which owns its new PID
  * namespace but not ours.
  */
+/* clone3() set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE in the userns owning each PID ns it names: EPERM (clone(2)). */
 TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
 {
 	const char *missing = set_tid_missing();
@@ -420,9 +419,9 @@ static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struc
 }
 
 /*
- * /proc/sys/kernel/ns_last_pid is the last PID allocated in the reader's
- * own PID namespace; writing it sets the next PID there only (pid_namespaces(7), proc(5)).
+ * The file is /proc/sys/kernel/ns_last_pid.
  */
+/* ns_last_pid is the last PID allocated in the reader's PID ns; writing it sets the next PID there only (pid_namespaces(7), proc(5)). */
 TEST_F(pidns, ns_last_pid_is_per_namespace)
 {
 	struct last_rec a, b;

@@ -96,12 +96,11 @@ static int unshare_child(struct unshare_arg *a)
 }
 
 /*
- * unshare(CLONE_NEWPID) does not move the caller: its PID and ns/pid stay,
- * ns/pid_for_children names the new namespace, whose first child is PID 1
- * with getppid() 0 (unshare(2), pid_namespaces(7)).  Before the first
- * child, the page says pid_for_children reads as empty; the kernel fails
- * with ENOENT: both are accepted.
+ * ns/pid_for_children names the new namespace.  Before the first child, the
+ * page says pid_for_children reads as empty; the kernel fails with ENOENT:
+ * both are accepted.
  */
+/* unshare(CLONE_NEWPID) keeps the caller's PID and ns/pid; its next child is PID 1 with getppid() 0 (unshare(2), pid_namespaces(7)). */
 TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 {
 	struct unshare_arg a;

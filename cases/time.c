@@ -130,11 +130,7 @@ static int record_creator(void *arg)
 	return 0;
 }
 
-/*
- * After unshare(CLONE_NEWTIME) the caller stays in its time namespace;
- * time_for_children names the new one, which its children enter
- * (time_namespaces(7)).
- */
+/* After unshare(CLONE_NEWTIME) the caller stays; time_for_children names the new namespace, which children enter (time_namespaces(7)). */
 TEST(unshare_caller_stays_children_enter)
 {
 	struct ns_ident outside;
@@ -183,11 +179,10 @@ static int read_clocks(void *arg)
 }
 
 /*
- * Offsets written to timens_offsets before the first process enters apply
- * to CLOCK_MONOTONIC (and its COARSE and RAW forms) and CLOCK_BOOTTIME
- * inside, through the vDSO and the system call alike; CLOCK_REALTIME is
- * not offset (time_namespaces(7)).
+ * Checked for CLOCK_MONOTONIC and its COARSE and RAW forms and for
+ * CLOCK_BOOTTIME, through the vDSO and the system call alike.
  */
+/* Offsets written to timens_offsets before the first entry apply to MONOTONIC and BOOTTIME inside, not REALTIME (time_namespaces(7)). */
 TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 {
 	long long before[NCLOCKS], after[NCLOCKS];
@@ -255,10 +250,7 @@ static int write_again_refused(void *arg)
 	return 0;
 }
 
-/*
- * Once a process has entered the time namespace its offsets are fixed:
- * writing timens_offsets fails with EACCES (time_namespaces(7)).
- */
+/* Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails with EACCES (time_namespaces(7)). */
 TEST(offsets_write_after_entry_fails_eacces)
 {
 	REQUIRE_TIMENS();
@@ -311,10 +303,9 @@ static int timers_inside(void *arg)
 }
 
 /*
- * Absolute timerfd and POSIX timers inside are set against the
- * namespace's clocks: one 200 ms ahead of the offset clock fires in 200
- * ms, not in 10 days (time_namespaces(7); timerfd_create(2)).
+ * One 200 ms ahead of the offset clock fires in 200 ms, not in 10 days.
  */
+/* Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7); timerfd_create(2)). */
 TEST(absolute_timers_use_namespace_clock)
 {
 	REQUIRE_TIMENS();
@@ -343,10 +334,7 @@ static int sleep_inside(void *arg)
 	return 0;
 }
 
-/*
- * clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock
- * reaches the time (time_namespaces(7); clock_nanosleep(2)).
- */
+/* clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time (time_namespaces(7), clock_nanosleep(2)). */
 TEST(clock_nanosleep_abstime_uses_namespace_clock)
 {
 	REQUIRE_TIMENS();
@@ -356,11 +344,12 @@ TEST(clock_nanosleep_abstime_uses_namespace_clock)
 /* --- clone3 and setns ------------------------------------------------------ */
 
 /*
- * clone3(CLONE_NEWTIME) puts the child in a new time namespace, although
- * time_namespaces(7) names only unshare(); legacy clone() cannot carry
- * the flag: 0x80 lies in its exit-signal byte, the child is made (with
- * exit signal 0x91) in the parent's time namespace.
+ * time_namespaces(7) names only unshare() for creating a time namespace, yet
+ * clone3() does too.  Legacy clone() cannot carry the flag: 0x80 lies in its
+ * exit-signal byte, the child is made (with exit signal 0x91) in the parent's
+ * time namespace.
  */
+/* clone3(CLONE_NEWTIME) puts the child in a new time namespace; legacy clone() cannot carry the flag (time_namespaces(7)). */
 TEST(clone3_creates_time_ns_legacy_clone_cannot)
 {
 	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
@@ -496,11 +485,7 @@ static int setns_worker(void *arg)
 	return 0;
 }
 
-/*
- * setns() into a time namespace moves the caller itself, whose clocks then
- * carry the offsets; a multithreaded caller is refused with EUSERS
- * (setns(2); time_namespaces(7)).
- */
+/* setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers: EUSERS (setns(2), time_namespaces(7)). */
 TEST(setns_time_ns_moves_caller_threaded_eusers)
 {
 	REQUIRE_TIMENS();

@@ -116,10 +116,9 @@ static int create_userns(void *arg)
 }
 
 /*
- * An unprivileged process (non-zero uid, no capabilities) can create a user
- * namespace (user_namespaces(7), article part 5).  Also logs the pass's
- * CapEff before the case creates any namespace.
+ * Also logs the pass's CapEff before the case creates any namespace.
  */
+/* An unprivileged process (non-zero uid, no capabilities) can create a user namespace (user_namespaces(7), article part 5). */
 TEST(unprivileged_process_creates_userns)
 {
 	char buf[4096], *eff;
@@ -166,10 +165,9 @@ static int ids_before_map(void *arg)
 }
 
 /*
- * Before any map is written the process's uid/gid read as the overflow ids
- * (/proc/sys/kernel/overflow[ug]id); the parent still sees the real uid
- * (user_namespaces(7), article part 5).
+ * The overflow ids are /proc/sys/kernel/overflow[ug]id.
  */
+/* Before any map is written the ids read as the overflow ids; the parent still sees the real uid (user_namespaces(7), article part 5). */
 TEST(ids_read_as_overflow_before_map)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -199,10 +197,7 @@ static int ids_after_map(void *arg)
 	return 0;
 }
 
-/*
- * After "0 <uid> 1" is written the process is uid 0 inside while its parent
- * still sees the original uid (user_namespaces(7), article part 5).
- */
+/* After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid (user_namespaces(7), article part 5). */
 TEST(mapped_root_inside_original_uid_outside)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -231,10 +226,7 @@ static int full_caps_inside(void *arg)
 	return 0;
 }
 
-/*
- * The first process in a new user namespace has the full capability set
- * there, permitted and effective (user_namespaces(7), demo_userns.c).
- */
+/* The first process in a new user namespace has every capability there, permitted and effective (user_namespaces(7), demo_userns.c). */
 TEST(first_process_has_full_caps_in_new_userns)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -301,10 +293,9 @@ static int uts_of_parent(void *arg)
 }
 
 /*
- * A process with every capability in a new user namespace has none in the
- * parent's: sethostname() on the parent's UTS namespace fails with EPERM
- * (user_namespaces(7)).  The parent's UTS namespace is a private one.
+ * The parent's UTS namespace is a private one.
  */
+/* With every capability in a new user ns, a process has none in the parent's: sethostname() there is EPERM (user_namespaces(7)). */
 TEST(no_caps_in_parent_ns_sethostname_eperm)
 {
 	char name[64];
@@ -362,10 +353,7 @@ static int mnt_of_parent(void *arg)
 	return 0;
 }
 
-/*
- * A process with every capability in a new user namespace cannot mount in
- * the parent's mount namespace: EPERM (user_namespaces(7)).
- */
+/* With every capability in a new user ns, a process cannot mount in the parent's mount namespace: EPERM (user_namespaces(7)). */
 TEST(no_caps_in_parent_ns_mount_eperm)
 {
 	struct parent_ns p = { .what = "/tmp" };
@@ -419,10 +407,7 @@ static int exec_and_check(void *arg)
 	return 0;
 }
 
-/*
- * Capabilities survive execve() when the process is uid 0 in its user
- * namespace (user_namespaces(7), capabilities(7), demo_userns.c).
- */
+/* Capabilities survive execve() as uid 0 in the user namespace (user_namespaces(7), capabilities(7), demo_userns.c). */
 TEST(caps_kept_across_execve_as_mapped_root)
 {
 	struct exec_case c = { "0 %u 1\n", 0, 0 };
@@ -432,9 +417,9 @@ TEST(caps_kept_across_execve_as_mapped_root)
 }
 
 /*
- * Capabilities are lost on execve() as a mapped non-zero uid without file
- * capabilities (user_namespaces(7), capabilities(7), demo_userns.c).
+ * The check follows demo_userns.c.
  */
+/* Capabilities are lost on execve() as a mapped non-zero uid without file capabilities (user_namespaces(7), capabilities(7)). */
 TEST(caps_lost_across_execve_as_nonzero_uid)
 {
 	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
@@ -443,10 +428,7 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
-/*
- * Capabilities are lost on execve() when the uid is still unmapped (it is
- * the overflow uid, not 0) (user_namespaces(7), article part 5).
- */
+/* Capabilities are lost on execve() while the uid is unmapped, the overflow uid, not 0 (user_namespaces(7), article part 5). */
 TEST(caps_lost_across_execve_unmapped)
 {
 	struct exec_case c = { NULL, 0, 10 };
@@ -484,11 +466,10 @@ static int hostname_owned_elsewhere(void *arg)
 }
 
 /*
- * Privileged operations on a namespace need the capability in its owning
- * user namespace: with every capability in a newer user namespace a process
- * cannot sethostname() in a UTS namespace owned by another one: EPERM
- * (user_namespaces(7), namespaces(7)).
+ * Privileged operations on a namespace need the capability in its owning user
+ * namespace.
  */
+/* Every capability in a newer userns does not allow sethostname() in a UTS ns another owns: EPERM (user_namespaces(7), namespaces(7)). */
 TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 {
 	char name[64];
@@ -554,10 +535,7 @@ static int owner_of_uts(void *arg)
 	return rc;
 }
 
-/*
- * ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace:
- * the one its creator was in (ioctl_ns(2), 4.9+).
- */
+/* ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in (ioctl_ns(2), 4.9+). */
 TEST(ns_get_userns_returns_owner)
 {
 	if (ns_get_userns_missing())
@@ -594,10 +572,7 @@ static int owner_uid(void *arg)
 	return rc;
 }
 
-/*
- * ioctl(NS_GET_OWNER_UID) on a user namespace returns the effective uid of
- * its creator, as seen by the caller; EINVAL on other types (ioctl_ns(2), 4.11+).
- */
+/* NS_GET_OWNER_UID on a user namespace gives its creator's euid as the caller sees it; EINVAL on other types (ioctl_ns(2), 4.11+). */
 TEST(ns_get_owner_uid_returns_creator_uid)
 {
 	int fd;
@@ -644,20 +619,16 @@ static int clone_all(void *arg)
 }
 
 /*
- * clone(CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID |
- * CLONE_NEWNET | CLONE_NEWNS) succeeds unprivileged: the user namespace is
- * created first, and every namespace is new (user_namespaces(7), part 5).
+ * The user namespace is created first.
  */
+/* clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new (user_namespaces(7), article part 5). */
 TEST(clone_all_types_with_newuser_unprivileged)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
 }
 
-/*
- * Each namespace created with CLONE_NEWUSER in the same call is owned by
- * the new user namespace (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)).
- */
+/* Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)). */
 TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
 	if (ns_get_userns_missing())

@@ -66,11 +66,7 @@ static int unmapped_owner(void *arg)
 	return ns_run_admin(0, stat_inside, &out);
 }
 
-/*
- * A file owned by an id that is not mapped in the reader's user namespace
- * reads as owned by the overflow uid/gid there; the reader's own mapped ids
- * read as their inside values (user_namespaces(7)).
- */
+/* A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show inside values (user_namespaces(7)). */
 TEST(file_owned_by_unmapped_uid_shows_overflow)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -133,10 +129,7 @@ static int created_file_owner(void *arg)
 	return rc;
 }
 
-/*
- * A file created by uid 0 of a user namespace is owned by the outer uid
- * that 0 maps to, as seen from the parent namespace (user_namespaces(7)).
- */
+/* A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0 maps to (user_namespaces(7)). */
 TEST(file_created_as_root_inside_owned_by_outer_uid)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -244,10 +237,7 @@ static int scm_both_ways(void *arg)
 	return rc;
 }
 
-/*
- * SCM_CREDENTIALS sent across user (and PID) namespaces arrive translated
- * into the receiver's namespaces, both ways (user_namespaces(7), unix(7)).
- */
+/* SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways (user_namespaces(7), unix(7)). */
 TEST(scm_credentials_translated_to_receiver)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -320,11 +310,7 @@ static int peercred_both_ways(void *arg)
 	return rc;
 }
 
-/*
- * getsockopt(SO_PEERCRED) reports the peer's credentials translated into
- * the reader's user and PID namespaces, on both ends (user_namespaces(7),
- * unix(7)).
- */
+/* SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends (user_namespaces(7), unix(7)). */
 TEST(so_peercred_translated_to_receiver)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();

@@ -124,10 +124,7 @@ static int uid_map_once(void *arg)
 	return 0;
 }
 
-/*
- * uid_map can be written only once: the second write fails with EPERM and
- * the first map stays (user_namespaces(7)).
- */
+/* uid_map can be written only once: the second write fails with EPERM and the first map stays (user_namespaces(7)). */
 TEST(uid_map_written_only_once)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -183,10 +180,7 @@ static int map_other_id(void *arg)
 	return map_own_uid(uid);
 }
 
-/*
- * An unprivileged writer may map only its own effective uid: mapping
- * another id fails with EPERM (user_namespaces(7)).
- */
+/* An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM (user_namespaces(7)). */
 TEST(unprivileged_map_of_other_id_eperm)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -210,10 +204,7 @@ static int map_range(void *arg)
 	return map_own_uid(uid);
 }
 
-/*
- * An unprivileged writer may map exactly one id: a range of two, or two
- * lines, fail with EPERM (user_namespaces(7)).
- */
+/* An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM (user_namespaces(7)). */
 TEST(unprivileged_map_of_range_eperm)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -253,10 +244,7 @@ static int gid_map_setgroups(void *arg)
 	return expect_write_fails("setgroups", "allow", EPERM);
 }
 
-/*
- * Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set
- * to "deny" first: EPERM otherwise (user_namespaces(7)).
- */
+/* Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM otherwise (user_namespaces(7)). */
 TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
 	if (access("/proc/self/setgroups", F_OK))
@@ -265,10 +253,7 @@ TEST(gid_map_unprivileged_needs_setgroups_deny)
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
 }
 
-/*
- * After setgroups "deny", setgroups(2) fails with EPERM inside even with
- * every capability, and "allow" cannot be written back (user_namespaces(7)).
- */
+/* After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot be written back (user_namespaces(7)). */
 TEST(setgroups_fails_after_deny)
 {
 	if (access("/proc/self/setgroups", F_OK))
@@ -300,10 +285,10 @@ static int map_malformed(void *arg)
 }
 
 /*
- * A malformed map line (missing or extra field, non-number, zero or
- * wrapping count, id -1) fails with EINVAL and leaves the map unwritten
- * (user_namespaces(7)).
+ * Malformed: a missing or extra field, a non-number, a zero or wrapping
+ * count, id -1.
  */
+/* A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)). */
 TEST(map_malformed_lines_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -329,10 +314,9 @@ static int map_overlap(void *arg)
 }
 
 /*
- * Map lines whose inside or outside ranges overlap fail with EINVAL (the
- * lines are parsed before the writer's permission is looked at)
- * (user_namespaces(7)).
+ * The lines are parsed before the writer's permission is looked at.
  */
+/* Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)). */
 TEST(map_overlapping_ranges_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -352,11 +336,10 @@ static char *map_lines(int n)
 }
 
 /*
- * A map takes at most 340 lines (5 before 4.15): 341 fail with EINVAL.
- * A privileged writer's 340 lines are all installed; an unprivileged
- * writer's 340 get past the parser and are refused with EPERM
- * (user_namespaces(7)).
+ * The limit was 5 lines before 4.15.  An unprivileged writer's 340 lines get
+ * past the parser and are refused with EPERM.
  */
+/* A map takes at most 340 lines: 341 fail with EINVAL; a privileged writer's 340 are all installed (user_namespaces(7)). */
 TEST(map_line_limit_is_340)
 {
 	char *ok = map_lines(MAP_MAX_LINES), *over = map_lines(MAP_MAX_LINES + 1);
@@ -409,11 +392,10 @@ static int ranged_child(struct ns_sync *s)
 }
 
 /*
- * A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map
- * ranges; with setgroups left "allow", setgroups(2) works inside; the
- * parent sees the ids shifted by the map (user_namespaces(7),
- * userns_child_exec.c -M/-G).
+ * With setgroups left "allow", setgroups(2) works inside; the parent sees the
+ * ids shifted by the map.
  */
+/* A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map ranges (user_namespaces(7), userns_child_exec.c -M/-G). */
 TEST(privileged_writer_maps_ranges)
 {
 	struct ranged_ids r = { 0 };
@@ -508,11 +490,7 @@ static int map_views(void *arg)
 	return 0;
 }
 
-/*
- * /proc/PID/uid_map reads relative to the reader: from the parent
- * namespace the outside ids are the parent's, from a sibling namespace
- * they are the sibling's (user_namespaces(7)).
- */
+/* uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's from a sibling (user_namespaces(7)). */
 TEST(uid_map_read_relative_to_reader)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();

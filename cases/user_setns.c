@@ -120,10 +120,9 @@ static int join_child(void *arg)
 }
 
 /*
- * A process can join a child user namespace created by a process with its
- * euid (it has CAP_SYS_ADMIN there as the owner) (user_namespaces(7),
- * setns(2), userns_setns_test.c).
+ * The check follows userns_setns_test.c.
  */
+/* A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there (user_namespaces(7), setns(2)). */
 TEST(setns_into_child_userns_of_same_euid)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -150,10 +149,7 @@ static int caps_after_join(void *arg)
 	return with_target(caps_after_join_ns);
 }
 
-/*
- * After setns() into a user namespace the process has the full capability
- * set in it (user_namespaces(7), setns(2), userns_setns_test.c).
- */
+/* After setns() into a user namespace the process has every capability in it (user_namespaces(7), setns(2), userns_setns_test.c). */
 TEST(caps_full_after_setns_into_userns)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -177,11 +173,7 @@ static int join_from_sibling(void *arg)
 	return with_target(join_from_sibling_ns);
 }
 
-/*
- * Joining a user namespace needs CAP_SYS_ADMIN in it: a process with every
- * capability in a sibling user namespace gets EPERM (setns(2),
- * userns_setns_test.c).
- */
+/* Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM (setns(2), userns_setns_test.c). */
 TEST(setns_into_sibling_userns_eperm)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -203,10 +195,7 @@ static int join_ancestor(void *arg)
 	return expect_setns_fails(&t, EPERM);
 }
 
-/*
- * A process cannot join an ancestor user namespace, even with every
- * capability in its own: EPERM (user_namespaces(7), userns_setns_test.c).
- */
+/* A process cannot join an ancestor user ns, even with every capability in its own: EPERM (user_namespaces(7), userns_setns_test.c). */
 TEST(setns_into_ancestor_userns_eperm)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -236,10 +225,9 @@ static int join_own(void *arg)
 }
 
 /*
- * setns() into the caller's own user namespace fails with EINVAL (no
- * capabilities regained by re-entering), with or without capabilities
- * (setns(2), user_namespaces(7)).
+ * No capabilities are regained by re-entering.
  */
+/* setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2), user_namespaces(7)). */
 TEST(setns_into_own_userns_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -296,10 +284,7 @@ static int join_threaded(void *arg)
 	return with_target(join_threaded_ns);
 }
 
-/*
- * A multithreaded process cannot setns() into a user namespace: EINVAL
- * (setns(2), user_namespaces(7)).
- */
+/* A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2), user_namespaces(7)). */
 TEST(setns_userns_multithreaded_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -329,10 +314,7 @@ static int unshare_threaded(void *arg)
 	return in_userns(&before, false);
 }
 
-/*
- * A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL
- * (unshare(2), user_namespaces(7)).
- */
+/* A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)). */
 TEST(unshare_userns_multithreaded_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -366,10 +348,10 @@ static int join_sharing_fs(void *arg)
 }
 
 /*
- * A process sharing its filesystem attributes (CLONE_FS) with another
- * cannot setns() into a user namespace: EINVAL (setns(2); the chroot rule
- * of the pages is about creating one, see unshare_userns_chrooted_eperm).
+ * The chroot rule of the pages is about creating a user namespace, see
+ * unshare_userns_chrooted_eperm.
  */
+/* A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user namespace: EINVAL (setns(2)). */
 TEST(setns_userns_sharing_fs_einval)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -402,11 +384,7 @@ static int unshare_chrooted(void *arg)
 	return in_userns(&before, false);
 }
 
-/*
- * A chrooted process (root directory not that of its mount namespace)
- * cannot create a user namespace: EPERM (unshare(2), clone(2),
- * user_namespaces(7)).
- */
+/* A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2), clone(2), user_namespaces(7)). */
 TEST(unshare_userns_chrooted_eperm)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -443,10 +421,10 @@ static int join_chrooted(void *arg)
 }
 
 /*
- * Being chrooted does not stop setns() into a user namespace: the chroot
- * rule is about creating one (setns(2) lists no such error; the issue's
- * reading of userns_setns_test.c is wrong, see kernel-vs-manpages.md).
+ * The issue's reading of userns_setns_test.c is wrong, see
+ * kernel-vs-manpages.md.
  */
+/* A chrooted process can still setns() into a user ns: the chroot rule is about creating one (setns(2) lists no such error). */
 TEST(setns_userns_from_chroot_allowed)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -534,11 +512,11 @@ static int nest(void *arg)
 }
 
 /*
- * User namespaces nest to a limit of 32 levels (user_namespaces(7)), after
- * which creation fails with ENOSPC (EUSERS before 4.9).  The kernel allows
- * 33 below the initial one, so assert at least 32 from the initial user
- * namespace (kernel-vs-manpages.md); from elsewhere only that ENOSPC comes.
+ * The kernel allows 33 below the initial one, so assert at least 32 from the
+ * initial user namespace (kernel-vs-manpages.md); from elsewhere only that
+ * ENOSPC comes.
  */
+/* User namespaces nest to a limit of 32 levels, then creation fails with ENOSPC (EUSERS before 4.9) (user_namespaces(7)). */
 TEST(userns_nesting_limit_enospc)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
@@ -569,10 +547,9 @@ static int lowered_limit(void *arg)
 }
 
 /*
- * user.max_user_namespaces is per user namespace: its root may lower its
- * own copy, after which creating more user namespaces below it fails with
- * ENOSPC, while the parent's value stays (namespaces(7) /proc/sys/user).
+ * The file is /proc/sys/user/max_user_namespaces.
  */
+/* max_user_namespaces is per userns: its root may lower its copy, then more below get ENOSPC; the parent's stays (namespaces(7)). */
 TEST(max_user_namespaces_lowered_in_child_enospc)
 {
 	long before, after;
