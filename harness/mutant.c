@@ -27,6 +27,14 @@
  * Run it where the case would run, after any privilege drop (nsrun --pass
  * user -- mutant ... -- CASE): the tracer then has exactly the case's
  * credentials, and it does not mutate nsrun's own namespace set-up.
+ *
+ * A lie told to a privileged case changes whatever namespace the case
+ * thought it had left: the hostname, the mount table, the links of the
+ * namespaces it runs in.  So with CAP_SYS_ADMIN the supervisor first puts
+ * itself in fresh mount (all private), UTS, IPC, network and cgroup
+ * namespaces, even when a caller forgot harness/mutate's sandbox; only
+ * --no-sandbox (inside a sandbox of your own) skips that.  Without the
+ * capability no lie can reach further than the case's own privileges.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -143,6 +152,7 @@ static struct {
 	char fake_names[256];
 	bool none;
 	bool use_strace;
+	bool no_sandbox;
 	unsigned long applied;
 } mut;
 
@@ -152,12 +162,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mutant (--clear CLONE_NEWxxx | --fake SYSCALL | --none)\n"
-		"              [--strace] -- CASE [ARGS...]\n"
+		"              [--strace] [--no-sandbox] -- CASE [ARGS...]\n"
 		"Runs CASE and all its descendants under ptrace with one lie of the\n"
 		"kernel: --clear drops that namespace flag from clone(), clone3() and\n"
 		"unshare(); --fake makes SYSCALL return 0 without running it (may be\n"
 		"repeated); --none changes nothing.  --strace does --fake through\n"
-		"strace --inject instead of this supervisor.\n"
+		"strace --inject instead of this supervisor.  With CAP_SYS_ADMIN it\n"
+		"first enters fresh mnt/uts/ipc/net/cgroup namespaces, so that no lie\n"
+		"reaches the caller's (--no-sandbox: only inside your own sandbox).\n"
 		"Flags: CLONE_NEWNS NEWUTS NEWIPC NEWUSER NEWPID NEWNET NEWCGROUP\n"
 		"NEWTIME (or mnt uts ipc user pid net cgroup time).\n");
 }
@@ -189,6 +201,7 @@ static char **parse_opts(int argc, char **argv)
 		{ "fake", required_argument, NULL, 'f' },
 		{ "none", no_argument, NULL, 'n' },
 		{ "strace", no_argument, NULL, 's' },
+		{ "no-sandbox", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,7 +209,7 @@ static char **parse_opts(int argc, char **argv)
 	int c, kinds = 0;
 	long nr;
 
-	while ((c = getopt_long(argc, argv, "+c:f:nsh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:f:nsSh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			f = find_flag(optarg);
@@ -224,6 +237,7 @@ static char **parse_opts(int argc, char **argv)
 			break;
 		case 'n': mut.none = true; kinds++; break;
 		case 's': mut.use_strace = true; break;
+		case 'S': mut.no_sandbox = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -537,6 +551,23 @@ static void report(void)
 		fprintf(stderr, "# mutant: fake %s: applied %lu\n", mut.fake_names, mut.applied);
 }
 
+/* Fresh namespaces for the supervisor and the case: see the top comment. */
+static int sandbox(void)
+{
+	if (mut.no_sandbox || !have_sys_admin())
+		return 0;
+	if (unshare(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
+		    CLONE_NEWCGROUP)) {
+		fprintf(stderr, "mutant: cannot enter a sandbox of fresh namespaces: %m\n");
+		return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		fprintf(stderr, "mutant: cannot make the sandbox's mounts private: %m\n");
+		return -1;
+	}
+	return 0;
+}
+
 static void exec_strace(char **argv)
 {
 	char inject[300];
@@ -574,6 +605,8 @@ int main(int argc, char **argv)
 	int go[2], code;
 	pid_t child;
 
+	if (sandbox())
+		return 2;
 	if (mut.use_strace)
 		exec_strace(case_argv);
 	if (!ARCH_OK) {

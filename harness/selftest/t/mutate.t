@@ -14,7 +14,7 @@ if [ ! -x "$mutant" ] || [ ! -x "$uts" ]; then
 	echo "1..0 # SKIP build/harness/mutant or build/cases/uts is not built"
 	exit 0
 fi
-plan 14
+plan 16
 
 host=$(hostname)
 "$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
@@ -45,4 +45,11 @@ unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc "$mutant" -
 	> "$scratch/one" 2>&1
 like "the supervisor says how often it lied" "$scratch/one" '^# mutant: clear CLONE_NEWUTS: applied [1-9]'
 like "and the lie is seen by the case" "$scratch/one" '^not ok 1 '
+
+# Run by hand without a sandbox, a privileged supervisor makes its own.
+uts_in=$("$mutant" --clear uts -- /bin/readlink /proc/self/ns/uts 2>/dev/null)
+mnt_in=$("$mutant" --none -- /bin/readlink /proc/self/ns/mnt 2>/dev/null)
+check "a privileged mutant leaves our UTS namespace first" \
+	test -n "$uts_in" -a "$uts_in" != "$(readlink /proc/self/ns/uts)"
+check "and our mount namespace" test -n "$mnt_in" -a "$mnt_in" != "$(readlink /proc/self/ns/mnt)"
 done_testing
