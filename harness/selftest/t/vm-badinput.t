@@ -92,7 +92,7 @@ for i in $(seq 100); do
 	[ -s "$scratch/pgid" ] && [ -n "$(find "$kc/debs" -name '*.deb' -size +1M 2>/dev/null)" ] && break
 	sleep 0.1
 done
-kill -KILL -- "-$(cat "$scratch/pgid")" 2>/dev/null
+kill -KILL "-$(cat "$scratch/pgid")" 2>/dev/null
 wait
 check "interrupted download: the killed fetch holds no lock" flock -n "$kc/.lock" true
 is "interrupted download: nothing in the cache looks complete" \
