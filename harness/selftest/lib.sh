@@ -1,5 +1,6 @@
 # harness/selftest/lib.sh - a few TAP helpers for the self-test scripts.
-# Source it, call plan N, then ok/fail/is/like; every check prints one line.
+# Source it, call plan N, then check/is/like/unlike; every check prints one
+# line, and a failing one explains itself on stderr (which prove shows).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 nsrun=$top/build/harness/nsrun
 selftest=$top/build/selftest
@@ -24,17 +25,17 @@ check() { d=$1; shift; "$@" >/dev/null 2>&1; _result $? "$d"; }
 is() {
 	[ "$2" = "$3" ]; r=$?
 	_result $r "$1"
-	[ $r = 0 ] || echo "# got '$2', want '$3'"
+	[ $r = 0 ] || echo "# got '$2', want '$3'" >&2
 }
 # like "desc" file regex: the file has a line matching the ERE
 like() {
 	grep -Eq -- "$3" "$2"; r=$?
 	_result $r "$1"
-	[ $r = 0 ] || { echo "# no line of $2 matches /$3/:"; sed 's/^/#   /' "$2" | head -n 20; }
+	[ $r = 0 ] || { echo "# no line of $2 matches /$3/:"; sed 's/^/#   /' "$2" | head -n 20; } >&2
 }
 unlike() {
 	! grep -Eq -- "$3" "$2"; r=$?
 	_result $r "$1"
-	[ $r = 0 ] || grep -E -- "$3" "$2" | sed 's/^/#   /'
+	[ $r = 0 ] || grep -E -- "$3" "$2" | sed 's/^/#   /' >&2
 }
 done_testing() { exit $((_failed > 0)); }

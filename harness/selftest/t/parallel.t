@@ -11,5 +11,5 @@ plan 2
 is "the parallel run reports as many tests" "$(wc -l < "$scratch/parallel")" "$(wc -l < "$scratch/serial")"
 diff "$scratch/serial" "$scratch/parallel" > "$scratch/diff"
 is "every verdict is the same" $? 0
-sed 's/^/# /' "$scratch/diff"
+sed 's/^/# /' "$scratch/diff" >&2
 done_testing
