@@ -120,6 +120,80 @@ static bool same_mount(const struct mnt_info *a, const struct mnt_info *b)
 	       !strcmp(a->opts, b->opts) && a->major == b->major && a->minor == b->minor;
 }
 
+/* Index in @l of the mount with id @id, or -1. */
+static int list_index(const struct mnt_list *l, int id)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].id == id)
+			return i;
+	return -1;
+}
+
+/* Index of @l->v[@i]'s parent in @l, or -1 for a top mount of the list. */
+static int parent_index(const struct mnt_list *l, int i)
+{
+	int p = list_index(l, l->v[i].parent);
+
+	return p == i ? -1 : p;	/* a namespace's root is its own parent */
+}
+
+/* Can @b->v[@j] be the copy of @a->v[@i], given the parents' matches? */
+static bool copy_of(const struct mnt_list *a, int i, const struct mnt_list *b, int j,
+		    const int *match)
+{
+	int pa = parent_index(a, i), pb = parent_index(b, j);
+
+	if (pa < 0 ? pb >= 0 : pb != match[pa])
+		return false;
+	return same_mount(&a->v[i], &b->v[j]);
+}
+
+/*
+ * Match each mount of @a with one of @b that is the same mount mounted on
+ * the match of its parent (top mounts with top mounts): the same tree.
+ * Parents are matched first, so sweep until nothing more matches.
+ * @match[i] is the index in @b, or -1.  Returns how many stay unmatched.
+ */
+static int match_trees(const struct mnt_list *a, const struct mnt_list *b, int *match)
+{
+	bool *used = calloc(b->n ? b->n : 1, sizeof(*used));
+	bool progress = true;
+	int i, j, pa, left = a->n;
+
+	for (i = 0; i < a->n; i++)
+		match[i] = -1;
+	while (used && progress) {
+		progress = false;
+		for (i = 0; i < a->n; i++) {
+			pa = parent_index(a, i);
+			if (match[i] >= 0 || (pa >= 0 && match[pa] < 0))
+				continue;
+			for (j = 0; j < b->n; j++) {
+				if (used[j] || !copy_of(a, i, b, j, match))
+					continue;
+				match[i] = j;
+				used[j] = true;
+				progress = true;
+				left--;
+				break;
+			}
+		}
+	}
+	free(used);
+	return left;
+}
+
+/*
+ * The copy is compared as a tree, not line by line: the kernel lists the
+ * creator's mounts in the order they were attached (5.10 .. 6.7: the
+ * namespace's list; 6.8 on: by mount id, also attach order), while
+ * copy_tree() builds the copy by walking the tree depth first.  So where a
+ * mount is later made under an early mount point (our tmpfs on /tmp, when
+ * /run was mounted after /tmp, as in the QEMU guests), the copy lists it
+ * before /run and the creator after.  The test makes that happen on any
+ * host: it mounts z before x/y.  mount_namespaces(7) promises a copy of
+ * the list, not its order.
+ */
 /* The new namespace starts with a copy of the creator's mount list: same mounts, new mount ids (mount_namespaces(7)). */
 TEST_F(mnt, new_ns_starts_with_copy_of_mount_list)
 {
@@ -127,25 +201,32 @@ TEST_F(mnt, new_ns_starts_with_copy_of_mount_list)
 	char marker[MNT_PATH_MAX];
 	struct mnt_list mine, theirs;
 	struct mnt_peer p;
-	int i, same_ids = 0;
+	int i, *match, same_ids = 0;
 
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "x"));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "z"));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "later"));
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(x, &self->b, "x"), 0));
+	/* z before x/y: our list and the copy's list x, y, z in other orders. */
+	ASSERT_EQ(0, mnt_tmpfs(mnt_path(z, &self->b, "z"), MS_RDONLY));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "x/y"));
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(y, &self->b, "x/y"), MS_NOSUID));
-	ASSERT_EQ(0, mnt_tmpfs(mnt_path(z, &self->b, "z"), MS_RDONLY));
 	ASSERT_EQ(0, mnt_touch(mnt_path(marker, &self->b, "x/y/marker")));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, list_read(0, &mine));
 	ASSERT_EQ(0, list_read(p.pid, &theirs));
 	ASSERT_EQ(mine.n, theirs.n);
+	match = calloc(mine.n ? mine.n : 1, sizeof(*match));
+	ASSERT_NE(NULL, match);
+	/* Every mount of ours has its copy, on the copy of its parent. */
+	EXPECT_EQ(0, match_trees(&mine, &theirs, match));
 	for (i = 0; i < mine.n; i++) {
-		EXPECT_TRUE(same_mount(&mine.v[i], &theirs.v[i]))
-			TH_LOG("mount %d differs: %s (%s) vs %s (%s)", i, mine.v[i].point,
-			       mine.v[i].opts, theirs.v[i].point, theirs.v[i].opts);
-		same_ids += mine.v[i].id == theirs.v[i].id;
+		if (match[i] < 0) {
+			TH_LOG("no copy of mount %d: %s (%s, %s)", mine.v[i].id,
+			       mine.v[i].point, mine.v[i].fstype, mine.v[i].opts);
+			continue;
+		}
+		same_ids += mine.v[i].id == theirs.v[match[i]].id;
 	}
 	/* Copies, not the same mounts: no mount id is shared. */
 	EXPECT_EQ(0, same_ids);
@@ -156,6 +237,7 @@ TEST_F(mnt, new_ns_starts_with_copy_of_mount_list)
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(later, &self->b, "later"), 0));
 	EXPECT_EQ(0, mnt_info_has(p.pid, later));
 	EXPECT_EQ(0, mnt_peer_stop(&p));
+	free(match);
 	free(mine.v);
 	free(theirs.v);
 }
