@@ -242,7 +242,10 @@ static void *block_on_pipe(void *arg)
 	return NULL;
 }
 
-/* Start a second thread that lives until *@p[1] is closed. */
+/*
+ * Start a second thread that lives until @p[1] is closed: it blocks in
+ * read() on @p[0], so it cannot end before we let it.
+ */
 static int second_thread(pthread_t *th, int p[2])
 {
 	if (pipe(p))
@@ -255,11 +258,35 @@ static int second_thread(pthread_t *th, int p[2])
 	return 0;
 }
 
-static void end_thread(pthread_t th, int p[2])
+/* The precondition, as the kernel counts it: at least two threads now. */
+static int still_threaded(void)
 {
+	int n = userns_thread_count();
+
+	if (n < 2)
+		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2", n);
+	return 0;
+}
+
+/*
+ * Let the thread end, join it, then wait until the kernel has taken it
+ * out of our thread group: pthread_join() returns before that (see
+ * userns_wait_single_threaded()), and under one CPU the joiner often runs
+ * first.  0, or child_fail().
+ */
+static int end_thread(pthread_t th, int p[2])
+{
+	int err;
+
 	close(p[1]);
 	pthread_join(th, NULL);
 	close(p[0]);
+	err = userns_wait_single_threaded(NS_WAIT_MS);
+	if (err) {
+		errno = -err;
+		return child_fail("still %d threads after pthread_join: %m", userns_thread_count());
+	}
+	return 0;
 }
 
 static int join_threaded_ns(struct target *t)
@@ -269,9 +296,10 @@ static int join_threaded_ns(struct target *t)
 
 	if (second_thread(&th, p))
 		return child_fail("pthread_create failed");
-	if (expect_setns_fails(t, EINVAL))
+	if (still_threaded() || expect_setns_fails(t, EINVAL))
 		return 1;
-	end_thread(th, p);
+	if (end_thread(th, p))
+		return 1;
 	/* Control: once single-threaded again, the same setns works. */
 	if (setns(t->fd, CLONE_NEWUSER))
 		return child_fail("setns after the thread ended: %m");
@@ -302,13 +330,16 @@ static int unshare_threaded(void *arg)
 		return child_fail("stat own user ns: %m");
 	if (second_thread(&th, p))
 		return child_fail("pthread_create failed");
+	if (still_threaded())
+		return 1;
 	if (unshare(CLONE_NEWUSER) == 0)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded succeeded");
 	if (errno != EINVAL)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded: %m, expected EINVAL");
 	if (in_userns(&before, true))
 		return 1;
-	end_thread(th, p);
+	if (end_thread(th, p))
+		return 1;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) after the thread ended: %m");
 	return in_userns(&before, false);
