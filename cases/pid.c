@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,9 +22,7 @@
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
@@ -34,34 +31,6 @@ FIXTURE_SETUP(pidns)
 FIXTURE_TEARDOWN(pidns)
 {
 	pidns_kill_tracked();
-}
-
-/* Child of the test in a new PID namespace (with a user namespace if needed). */
-static pid_t new_pidns_child(unsigned long extra)
-{
-	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
-}
-
-/* Wait for a signal in @sigs (blocked by the caller) for at most 10 s. */
-static int wait_signal(const sigset_t *sigs, siginfo_t *si)
-{
-	struct timespec ts = { 10, 0 };
-	int r;
-
-	do
-		r = sigtimedwait(sigs, si, &ts);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
-static sigset_t block_one(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	return set;
 }
 
 struct first_view {
@@ -82,7 +51,7 @@ TEST_F(pidns, first_child_is_pid1_with_ppid0_parent_sees_ordinary_pid)
 	ASSERT_GE(self_n, 1) SKIP(return, "no NSpid: in /proc/self/status");
 	ASSERT_EQ(0, ns_ident_of(0, "pid", &mine));
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		ns_sync_child_side(&s);
@@ -186,7 +155,7 @@ TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 	for (int j = 0; j < CHAIN; j++)
 		ASSERT_EQ(0, pidns_cred_pair(c.sv[j]));
 	ASSERT_EQ(0, ns_sync_init(&c.s));
-	p1 = new_pidns_child(0);
+	p1 = pidns_new_child(0);
 	ASSERT_GE(p1, 0);
 	if (p1 == 0)
 		_exit(chain_level(&c, 1));
@@ -258,16 +227,10 @@ static int proc_view_child(int sock, struct ns_sync *s, const struct ns_ident *p
 {
 	struct proc_list l = { 0 };
 	pid_t ids[PIDNS_MAX_LEVELS], g;
-	struct ns_ident mnt;
 
 	ns_sync_child_side(s);
-	/* Never mount over the parent's /proc, even if CLONE_NEWNS was ignored. */
-	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, parent_mnt))
-		return child_fail("not in a mount namespace of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-		return child_fail("mount proc: %m");
+	if (pidns_mount_own_proc(parent_mnt))
+		return 1;
 	g = ns_clone(0);
 	if (g < 0)
 		return child_fail("fork: %m");
@@ -297,7 +260,7 @@ TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &mnt));
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(CLONE_NEWNS);
+	pid = pidns_new_child(CLONE_NEWNS);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(proc_view_child(sv[1], &s, &mnt));
@@ -351,7 +314,7 @@ TEST_F(pidns, kill_of_process_outside_namespace_is_esrch)
 	ns_sync_parent_side(&s);
 	/* Both exist and can be signalled from here. */
 	ASSERT_EQ(0, kill(sib, 0));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(kill_outside_child(me, sib));
@@ -363,7 +326,7 @@ TEST_F(pidns, kill_of_process_outside_namespace_is_esrch)
 
 static int signalled_grandchild(int sock)
 {
-	sigset_t set = block_one(SIGUSR1);
+	sigset_t set = pidns_block_signal(SIGUSR1);
 	siginfo_t si;
 	pid_t g;
 	char b = 'g';
@@ -374,7 +337,7 @@ static int signalled_grandchild(int sock)
 	if (g == 0) {
 		if (pidns_send_creds(sock, &b, 1))
 			_exit(child_fail("send credentials: %m"));
-		if (wait_signal(&set, &si) != SIGUSR1)
+		if (pidns_wait_signal(&set, &si) != SIGUSR1)
 			_exit(child_fail("no SIGUSR1 from the parent namespace: %m"));
 		_exit(0);
 	}
@@ -389,7 +352,7 @@ TEST_F(pidns, parent_namespace_sees_and_signals_process_inside)
 	char b;
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(signalled_grandchild(sv[1]));
@@ -426,7 +389,7 @@ static int sender_child(struct ns_sync *s)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	ns_sync_tell(s, true, NULL, 0);
 	sigdelset(&set, SIGUSR2);
-	if (wait_signal(&set, &si) != SIGUSR1)
+	if (pidns_wait_signal(&set, &si) != SIGUSR1)
 		return child_fail("no SIGUSR1 from the parent: %m");
 	v.from_outside = si.si_pid;
 	v.code = si.si_code;
@@ -437,7 +400,7 @@ static int sender_child(struct ns_sync *s)
 		_exit(kill(getppid(), SIGUSR2) ? 1 : 0);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
-	if (wait_signal(&set, &si) != SIGUSR2)
+	if (pidns_wait_signal(&set, &si) != SIGUSR2)
 		return child_fail("no SIGUSR2 from our child: %m");
 	v.from_inside = si.si_pid;
 	ns_sync_tell(s, true, &v, sizeof(v));
@@ -452,7 +415,7 @@ TEST_F(pidns, signal_from_parent_namespace_has_si_pid_zero)
 	pid_t pid;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(sender_child(&s));
@@ -476,7 +439,7 @@ struct sigchld_view {
 
 static int sigchld_child(struct ns_sync *s)
 {
-	sigset_t set = block_one(SIGCHLD);
+	sigset_t set = pidns_block_signal(SIGCHLD);
 	struct sigchld_view v = { .self = getpid() };
 	siginfo_t si;
 
@@ -486,7 +449,7 @@ static int sigchld_child(struct ns_sync *s)
 		return child_fail("fork: %m");
 	if (v.child == 0)
 		_exit(42);
-	if (wait_signal(&set, &si) != SIGCHLD)
+	if (pidns_wait_signal(&set, &si) != SIGCHLD)
 		return child_fail("no SIGCHLD: %m");
 	v.from = si.si_pid;
 	v.code = si.si_status;
@@ -499,14 +462,14 @@ static int sigchld_child(struct ns_sync *s)
 /* SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside (pid_namespaces(7)). */
 TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 {
-	sigset_t set = block_one(SIGCHLD);
+	sigset_t set = pidns_block_signal(SIGCHLD);
 	struct sigchld_view v;
 	struct ns_sync s;
 	siginfo_t si;
 	pid_t pid;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(sigchld_child(&s));
@@ -516,7 +479,7 @@ TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 	EXPECT_EQ(2, v.child);
 	EXPECT_EQ(v.child, v.from);
 	EXPECT_EQ(42, v.code);
-	ASSERT_EQ(SIGCHLD, wait_signal(&set, &si));
+	ASSERT_EQ(SIGCHLD, pidns_wait_signal(&set, &si));
 	EXPECT_EQ(pid, si.si_pid);
 	EXPECT_NE(1, si.si_pid);
 	EXPECT_EQ(43, si.si_status);

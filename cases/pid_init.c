@@ -12,7 +12,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,9 +20,7 @@
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
@@ -32,11 +29,6 @@ FIXTURE_SETUP(pidns)
 FIXTURE_TEARDOWN(pidns)
 {
 	pidns_kill_tracked();
-}
-
-static pid_t new_pidns_child(unsigned long extra)
-{
-	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
 }
 
 /* fork() whose child is not killed with its parent (an orphan to be). */
@@ -50,27 +42,6 @@ static pid_t plain_fork(void)
 	if (pid == 0)
 		prctl(PR_SET_PDEATHSIG, 0);
 	return pid;
-}
-
-static sigset_t block_one(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	return set;
-}
-
-static int wait_signal(const sigset_t *set)
-{
-	struct timespec ts = { 10, 0 };
-	int r;
-
-	do
-		r = sigtimedwait(set, NULL, &ts);
-	while (r < 0 && errno == EINTR);
-	return r;
 }
 
 /* --- orphans (orphan.c) --------------------------------------------------- */
@@ -87,7 +58,7 @@ struct orphan_rec {
  */
 static int orphan(int sock, struct ns_sync *s, int tell_parent)
 {
-	sigset_t set = block_one(SIGUSR1);
+	sigset_t set = pidns_block_signal(SIGUSR1);
 	struct orphan_rec r = { .parent_before = getppid(), .self = getpid() };
 
 	if (prctl(PR_SET_PDEATHSIG, SIGUSR1))
@@ -96,7 +67,7 @@ static int orphan(int sock, struct ns_sync *s, int tell_parent)
 		return child_fail("parent died before PR_SET_PDEATHSIG");
 	if (write(tell_parent, "x", 1) != 1)
 		return child_fail("write: %m");
-	if (wait_signal(&set) != SIGUSR1)
+	if (pidns_wait_signal(&set, NULL) != SIGUSR1)
 		return child_fail("no death signal from our parent: %m");
 	r.parent_after = getppid();
 	if (pidns_send_creds(sock, &r, sizeof(r)))
@@ -172,10 +143,11 @@ static int orphan_init(int sock, struct ns_sync *s, bool subreaper)
 	return ns_wait(pid, 2 * NS_WAIT_MS);
 }
 
-/* Run the orphan scenario; return the reaper's record and the orphan's. */
-static void run_orphan(struct __test_metadata *_metadata, bool subreaper,
-		       struct reaper_rec *rr, struct orphan_rec *orec)
+/* Run the orphan scenario; return the reaper's record, fill in the orphan's. */
+static struct reaper_rec run_orphan(struct __test_metadata *_metadata, bool subreaper,
+				    struct orphan_rec *orec)
 {
+	struct reaper_rec rr;
 	struct ns_sync s;
 	pid_t init, b;
 	long ppid;
@@ -183,7 +155,7 @@ static void run_orphan(struct __test_metadata *_metadata, bool subreaper,
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, ns_sync_init(&s));
-	init = new_pidns_child(0);
+	init = pidns_new_child(0);
 	ASSERT_GE(init, 0);
 	if (init == 0)
 		_exit(orphan_init(sv[1], &s, subreaper));
@@ -195,20 +167,20 @@ static void run_orphan(struct __test_metadata *_metadata, bool subreaper,
 		ppid = pidns_status_field(ppid, "PPid:");
 	EXPECT_EQ(init, ppid);
 	ns_sync_tell(&s, false, NULL, 0);
-	ASSERT_EQ(0, ns_sync_wait(&s, false, rr, sizeof(*rr), 2 * NS_WAIT_MS));
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &rr, sizeof(rr), 2 * NS_WAIT_MS));
 	/* Reaped: no zombie is left behind in /proc. */
 	EXPECT_EQ(0, pidns_proc_state(b));
 	EXPECT_EQ(0, pidns_reap(init, NS_WAIT_MS));
 	ns_sync_close(&s);
+	return rr;
 }
 
 /* An orphan is reparented to the namespace's init: getppid() becomes 1 (pid_namespaces(7), orphan.c). */
 TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 {
-	struct reaper_rec rr;
 	struct orphan_rec o;
+	struct reaper_rec rr = run_orphan(_metadata, false, &o);
 
-	run_orphan(_metadata, false, &rr, &o);
 	EXPECT_EQ(2, o.parent_before);
 	EXPECT_EQ(1, o.parent_after);
 	EXPECT_EQ(1, rr.self);
@@ -217,10 +189,9 @@ TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 /* The namespace's init reaps the orphans it adopted: no zombie remains (pid_namespaces(7), simple_init.c). */
 TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 {
-	struct reaper_rec rr;
 	struct orphan_rec o;
+	struct reaper_rec rr = run_orphan(_metadata, false, &o);
 
-	run_orphan(_metadata, false, &rr, &o);
 	/* A (2) exits 0 first, then the orphan B (3) with 7. */
 	EXPECT_EQ(2, rr.reaped[0]);
 	EXPECT_EQ(0, rr.code[0]);
@@ -232,10 +203,9 @@ TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 /* With PR_SET_CHILD_SUBREAPER inside the namespace, orphans go to the subreaper, not init (pid_namespaces(7), prctl(2)). */
 TEST_F(pidns, orphan_goes_to_subreaper_inside_namespace)
 {
-	struct reaper_rec rr;
 	struct orphan_rec o;
+	struct reaper_rec rr = run_orphan(_metadata, true, &o);
 
-	run_orphan(_metadata, true, &rr, &o);
 	EXPECT_EQ(2, rr.self);
 	EXPECT_EQ(3, o.parent_before);
 	EXPECT_EQ(rr.self, o.parent_after);
@@ -289,7 +259,7 @@ static int protected_init(void)
 /* Signals init has no handler for, sent from inside, do not kill it, SIGKILL included (pid_namespaces(7)). */
 TEST_F(pidns, init_survives_unhandled_signals_from_inside)
 {
-	pid_t pid = new_pidns_child(0);
+	pid_t pid = pidns_new_child(0);
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
@@ -303,7 +273,7 @@ static int wait_handled_init(struct ns_sync *s)
 	sigset_t none;
 
 	ns_sync_child_side(s);
-	block_one(SIGUSR1);
+	pidns_block_signal(SIGUSR1);
 	signal(SIGUSR1, on_signal);
 	sigemptyset(&none);
 	ns_sync_tell(s, true, NULL, 0);
@@ -323,7 +293,7 @@ TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 	pid_t pid;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(wait_handled_init(&s));
@@ -356,7 +326,7 @@ TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
 	pid_t pid, inside;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(ignoring_init(&s));

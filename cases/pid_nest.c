@@ -11,16 +11,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include "nsconform.h"
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
@@ -31,29 +28,10 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static pid_t new_pidns_child(unsigned long extra)
-{
-	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
-}
-
 /* --- setns() ---------------------------------------------------------------- */
 
 /* The test's mount namespace: a child must not mount /proc in it. */
 static struct ns_ident test_mnt;
-
-static int mount_own_proc(void)
-{
-	struct ns_ident mnt;
-
-	/* Never mount over the parent's /proc, even if CLONE_NEWNS was ignored. */
-	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
-		return child_fail("not in a mount namespace of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-		return child_fail("mount proc: %m");
-	return 0;
-}
 
 static int open_ns(pid_t pid, const char *type)
 {
@@ -101,7 +79,7 @@ static int setns_refused_holder(struct ns_sync *s)
 	int rc;
 
 	ns_sync_child_side(s);
-	if (mount_own_proc())
+	if (pidns_mount_own_proc(&test_mnt))
 		return 1;
 	own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
 	k2 = idle_pidns_child();
@@ -129,7 +107,7 @@ TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
 
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(CLONE_NEWNS);
+	pid = pidns_new_child(CLONE_NEWNS);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(setns_refused_holder(&s));
@@ -158,7 +136,7 @@ static int setns_descendant_holder(struct ns_sync *s, int sv[2])
 	int fd;
 
 	ns_sync_child_side(s);
-	if (mount_own_proc())
+	if (pidns_mount_own_proc(&test_mnt))
 		return 1;
 	ns_ident_of(0, "pid", &before);
 	k = idle_pidns_child();
@@ -202,7 +180,7 @@ TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	ASSERT_EQ(0, ns_sync_init(&s));
 	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = new_pidns_child(CLONE_NEWNS);
+	pid = pidns_new_child(CLONE_NEWNS);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(setns_descendant_holder(&s, sv));
@@ -281,7 +259,7 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 		SKIP(return, "no NSpid: field in /proc/PID/status");
 	ASSERT_GE(self_n, 1);
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		ns_sync_child_side(&s);

@@ -16,12 +16,10 @@
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "nsapi.h"
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open 434
-#endif
 #ifndef __NR_pidfd_send_signal
 #define __NR_pidfd_send_signal 424
 #endif
@@ -29,9 +27,7 @@
 #define P_PIDFD 3
 #endif
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
@@ -42,21 +38,11 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static pid_t new_pidns_child(unsigned long extra)
-{
-	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
-}
-
 /* --- pidfds ----------------------------------------------------------------- */
-
-static int pidfd_open(pid_t pid)
-{
-	return syscall(__NR_pidfd_open, pid, 0);
-}
 
 static const char *pidfd_missing(void)
 {
-	int fd = pidfd_open(getpid());
+	int fd = ns_pidfd_open(getpid());
 
 	if (fd >= 0) {
 		close(fd);
@@ -102,13 +88,13 @@ TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 	if (missing)
 		SKIP(return, "%s", missing);
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(pidfd_target(&s));
 	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
-	p.fd = pidfd_open(pid);
+	p.fd = ns_pidfd_open(pid);
 	ASSERT_LE(0, p.fd);
 	ASSERT_LT(0, pidfd_fdinfo(p.fd, info, sizeof(info)));
 	EXPECT_NE(NULL, strstr(info, "\nPid:"));
@@ -151,12 +137,12 @@ TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 	if (missing)
 		SKIP(return, "%s", missing);
 	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(two_deep(sv[1]));
 	ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &g, NS_WAIT_MS));
-	fd = pidfd_open(g);
+	fd = ns_pidfd_open(g);
 	ASSERT_LE(0, fd);
 	ASSERT_LT(0, pidfd_fdinfo(fd, info, sizeof(info)));
 	n = pidns_parse_nspid(info, via_fd, PIDNS_MAX_LEVELS);

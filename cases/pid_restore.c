@@ -14,30 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "nsapi.h"
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-#ifndef __NR_clone3
-#define __NR_clone3 435
-#endif
-
-/* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1, 5.5). */
-struct nsc_clone_args {
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
-	uint64_t stack, stack_size, tls, set_tid, set_tid_size;
-};
-
 #define LAST_PID "/proc/sys/kernel/ns_last_pid"
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
@@ -48,26 +35,15 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static pid_t new_pidns_child(unsigned long extra)
-{
-	return pidns_track(ns_clone_admin(CLONE_NEWPID | extra));
-}
-
 /* fork-like clone3() with @n PIDs in @tids (innermost level first). */
 static pid_t clone3_tids(unsigned long flags, const pid_t *tids, size_t n)
 {
-	struct nsc_clone_args a = {
-		.flags = flags, .exit_signal = SIGCHLD,
+	struct ns_clone3_args_v1 a = {
+		.v0 = { .flags = flags, .exit_signal = SIGCHLD },
 		.set_tid = (uintptr_t)tids, .set_tid_size = n,
 	};
-	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = syscall(__NR_clone3, &a, sizeof(a));
-	if (pid == 0)
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-	return pid;
+	return ns_clone3_with(&a, sizeof(a));
 }
 
 /* NULL when clone3() takes set_tid, else what is missing. */
@@ -155,7 +131,7 @@ static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_
 	if (missing)
 		SKIP(return, "%s", missing);
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(holder(&s));
@@ -359,7 +335,7 @@ TEST_F(pidns, clone3_set_tid_of_pid_in_use_is_eexist)
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(eexist_holder());
@@ -408,7 +384,7 @@ static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struc
 	pid_t pid;
 
 	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = new_pidns_child(0);
+	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(last_pid_child(&s, write_it));

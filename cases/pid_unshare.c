@@ -14,9 +14,7 @@
 #include "pidns.h"
 #include "kselftest_harness.h"
 
-FIXTURE(pidns) {
-	int unused;
-};
+FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)
 {
