@@ -5,11 +5,13 @@
  * (namespaces(7), clone(2), unshare(2); the article's part 2, unshare.c).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,18 +20,38 @@
 
 #define NS_MISSING 42
 
-/* Flags that unshare(2) does not know (they mean something only to clone). */
+#ifndef CLONE_DETACHED
+#define CLONE_DETACHED 0x00400000
+#endif
+/*
+ * 7.1 gave CLONE_PARENT_SETTID's bit a meaning for unshare():
+ * UNSHARE_EMPTY_MNTNS (commit 9d4e752a24 "namespace: allow creating empty
+ * mount namespaces", include/uapi/linux/sched.h).
+ */
+#ifndef UNSHARE_EMPTY_MNTNS
+#define UNSHARE_EMPTY_MNTNS 0x00100000
+#endif
+
+/*
+ * Flags that unshare(2) does not know on any kernel from 5.10 to 7.3 (they
+ * mean something only to clone): check_unshare_flags() accepts only
+ * CLONE_THREAD, _FS, _SIGHAND, _VM, _FILES, _SYSVSEM, the CLONE_NEW* bits
+ * and, since 7.1, UNSHARE_EMPTY_MNTNS (== CLONE_PARENT_SETTID, so that one
+ * is not here: unshare_empty_mntns_gives_empty_root checks it).
+ */
 static const struct {
 	const char *name;
 	unsigned long flag;
 } not_for_unshare[] = {
+	{ "CLONE_PIDFD", CLONE_PIDFD },
 	{ "CLONE_PTRACE", CLONE_PTRACE },
 	{ "CLONE_VFORK", CLONE_VFORK },
 	{ "CLONE_PARENT", CLONE_PARENT },
 	{ "CLONE_SETTLS", CLONE_SETTLS },
-	{ "CLONE_PARENT_SETTID", CLONE_PARENT_SETTID },
-	{ "CLONE_CHILD_SETTID", CLONE_CHILD_SETTID },
+	{ "CLONE_CHILD_CLEARTID", CLONE_CHILD_CLEARTID },
+	{ "CLONE_DETACHED", CLONE_DETACHED },
 	{ "CLONE_UNTRACED", CLONE_UNTRACED },
+	{ "CLONE_CHILD_SETTID", CLONE_CHILD_SETTID },
 	{ "CLONE_IO", CLONE_IO },
 };
 
@@ -60,6 +82,152 @@ static int unknown_flags(void *arg)
 TEST(unshare_unknown_flag_fails_einval)
 {
 	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
+}
+
+/* --- UNSHARE_EMPTY_MNTNS (7.1) ------------------------------------------- */
+
+/* Entries of @dir other than . and ..; -1 when it cannot be read. */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Lines of @path, and the mount point (field 5) of its first line. */
+static int mountinfo_lines(const char *path, char *first_point, size_t len)
+{
+	char buf[65536], point[256] = "";
+	int n = 0, got = read_file(path, buf, sizeof(buf));
+
+	if (got < 0)
+		return got;
+	sscanf(buf, "%*s %*s %*s %*s %255s", point);
+	for (int i = 0; i < got; i++)
+		n += buf[i] == '\n';
+	if (first_point)
+		snprintf(first_point, len, "%s", point);
+	return n;
+}
+
+/* The child: unshare, tell the parent errno, look around inside, wait. */
+static int empty_child(struct ns_sync *s)
+{
+	struct stat root, cwd;
+	int err = 0, n;
+
+	if (unshare(UNSHARE_EMPTY_MNTNS))
+		err = errno;
+	if (ns_sync_tell(s, true, &err, sizeof(err)))
+		return child_fail("tell: %m");
+	if (err) {
+		ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
+		return 0;
+	}
+	n = dir_entries("/");
+	if (n)
+		return child_fail("/ of the empty mount namespace: %d entries (%m)", n);
+	if (stat("/", &root) || stat(".", &cwd))
+		return child_fail("stat / or .: %m");
+	if (root.st_dev != cwd.st_dev || root.st_ino != cwd.st_ino)
+		return child_fail("the cwd is not the new root");
+	if (access("/proc", F_OK) == 0 || errno != ENOENT)
+		return child_fail("/proc still reachable in the empty namespace: %m");
+	if (ns_sync_tell(s, true, NULL, 0))
+		return child_fail("tell: %m");
+	ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
+	return 0;
+}
+
+/* From outside: @pid is in a new mount namespace, of one mount, and no other. */
+static int empty_seen_from_outside(pid_t pid)
+{
+	char path[64], point[256];
+	int n;
+
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int same;
+
+		if (!ns_type_available(t->name))
+			continue;
+		same = ns_same_as_self(pid, t->name);
+		if (same < 0)
+			return child_fail("compare %s: %s", t->name, strerror(-same));
+		if (same != (t->flag != CLONE_NEWNS))
+			return child_fail("after unshare(UNSHARE_EMPTY_MNTNS) the %s namespace is %s",
+					  t->name, same ? "not new" : "new");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	n = mountinfo_lines(path, point, sizeof(point));
+	if (n != 1 || strcmp(point, "/"))
+		return child_fail("its mountinfo: %d lines, the first on \"%s\", want 1 on /",
+				  n, point);
+	snprintf(path, sizeof(path), "/proc/%d/root", pid);
+	n = dir_entries(path);
+	if (n)
+		return child_fail("its root seen from outside: %d entries (%m)", n);
+	return 0;
+}
+
+static int empty_mntns_worker(void *arg)
+{
+	struct ns_ident before, after;
+	struct ns_sync s;
+	int lines, err, rc;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_ident_of(0, "mnt", &before))
+		return child_fail("stat mnt: %m");
+	lines = mountinfo_lines("/proc/self/mountinfo", NULL, 0);
+	if (ns_sync_init(&s))
+		return child_fail("sync: %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		ns_sync_child_side(&s);
+		_exit(empty_child(&s));
+	}
+	ns_sync_parent_side(&s);
+	rc = ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) ? -1 : 0;
+	if (!rc && err == EINVAL)
+		rc = NS_MISSING;
+	else if (!rc && err)
+		rc = child_fail("unshare(UNSHARE_EMPTY_MNTNS): %s", strerror(err));
+	else if (!rc && ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
+		rc = -1;	/* the child failed inside: its exit code says so */
+	if (!rc)
+		rc = empty_seen_from_outside(pid);
+	if (!rc && (ns_ident_of(0, "mnt", &after) || !ns_ident_eq(&before, &after)))
+		rc = child_fail("the caller's own mount namespace changed");
+	if (!rc && mountinfo_lines("/proc/self/mountinfo", NULL, 0) != lines)
+		rc = child_fail("the caller's own mounts changed");
+	if (rc != -1)	/* the child waits to be let go (else it is gone) */
+		ns_sync_tell(&s, false, NULL, 0);
+	err = ns_wait(pid, NS_WAIT_MS);
+	ns_sync_close(&s);
+	if (rc == -1)
+		return err ? err : child_fail("the child stopped talking");
+	return rc ? rc : err;
+}
+
+/* unshare(UNSHARE_EMPTY_MNTNS) puts the caller alone in a new mount ns of one mount, an empty root that is its cwd (sched.h, 7.1; not in unshare(2)). */
+TEST(unshare_empty_mntns_gives_empty_root)
+{
+	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "no UNSHARE_EMPTY_MNTNS for unshare() (7.1)");
+	ASSERT_EQ(0, rc);
 }
 
 /* --- implied CLONE_FS ---------------------------------------------------- */
