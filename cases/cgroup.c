@@ -28,7 +28,6 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define PATHLEN 1024
-#define NS_MISSING 42
 
 static void *shared_page(void)
 {

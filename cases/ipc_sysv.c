@@ -266,13 +266,10 @@ static int hold_own_object(void *p)
 
 static int join_ipc_of(pid_t pid)
 {
-	char path[64];
-	int fd, err = 0;
+	int fd = ns_open(pid, "ipc"), err = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (setns(fd, CLONE_NEWIPC))
 		err = -errno;
 	close(fd);
@@ -336,7 +333,6 @@ static int make_object_and_exit(void *p)
 TEST(objects_live_while_namespace_referenced)
 {
 	struct lifetime_arg a;
-	char path[64];
 	int fd, id;
 	pid_t pid;
 
@@ -349,8 +345,7 @@ TEST(objects_live_while_namespace_referenced)
 	ASSERT_GT(pid, 0);
 	ns_sync_parent_side(&a.sync);
 	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
-	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = ns_open(pid, "ipc");
 	ASSERT_GE(fd, 0);
 	ns_sync_tell(&a.sync, false, NULL, 0);
 	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));

@@ -251,7 +251,7 @@ static int stat_same(const struct stat *a, const struct stat *b)
 TEST_F(mnt, setns_joins_peer_mount_view)
 {
 	struct ns_ident peer_id, mine;
-	char s[MNT_PATH_MAX], nspath[64];
+	char s[MNT_PATH_MAX];
 	struct mnt_peer p;
 	int fd;
 
@@ -261,8 +261,7 @@ TEST_F(mnt, setns_joins_peer_mount_view)
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, s, NULL, 0));
 	ASSERT_EQ(0, mnt_is_mountpoint(s));
 	ASSERT_EQ(0, ns_ident_of(p.pid, "mnt", &peer_id));
-	snprintf(nspath, sizeof(nspath), "/proc/%d/ns/mnt", p.pid);
-	fd = open(nspath, O_RDONLY | O_CLOEXEC);
+	fd = ns_open(p.pid, "mnt");
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, setns(fd, CLONE_NEWNS));
 	close(fd);

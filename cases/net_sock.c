@@ -413,15 +413,6 @@ static int sock_lo_mtu(int s, int *mtu)
 	return 0;
 }
 
-/* Open @pid's @type namespace file. */
-static int open_ns(pid_t pid, const char *type)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 struct joiner {
 	pid_t holder;
 	int old_mtu, new_mtu;
@@ -434,11 +425,11 @@ static int join_and_look(struct joiner *j)
 	struct ns_ident now;
 
 	if (!have_sys_admin()) {
-		userfd = open_ns(j->holder, "user");
+		userfd = ns_open(j->holder, "user");
 		if (userfd < 0 || setns(userfd, CLONE_NEWUSER))
 			return child_fail("joining the holder's user namespace: %m");
 	}
-	netfd = open_ns(j->holder, "net");
+	netfd = ns_open(j->holder, "net");
 	old = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (netfd < 0 || old < 0 || fstat(netfd, &st))
 		return child_fail("open: %m");
@@ -492,7 +483,7 @@ static int setns_unprivileged(void *arg)
 	struct ns_ident before;
 	int fd;
 
-	fd = open_ns(*(pid_t *)arg, "net");
+	fd = ns_open(*(pid_t *)arg, "net");
 	if (fd < 0 || ns_ident_of(0, "net", &before))
 		return child_fail("open the holder's netns: %m");
 	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))

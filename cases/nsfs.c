@@ -25,64 +25,6 @@
 #define NSFS_MAGIC 0x6e736673
 #endif
 
-/* Exit code of a worker meaning "the kernel lacks this": the test SKIPs. */
-#define NS_MISSING 42
-
-/*
- * A holder: a child in new namespaces that runs @prep, reports its result
- * and stays alive until the parent says so.
- */
-struct holder {
-	pid_t pid;
-	struct ns_sync s;
-};
-
-static int holder_start(struct holder *h, unsigned long flags,
-			int (*prep)(void *), void *arg)
-{
-	char rc = 0;
-
-	if (ns_sync_init(&h->s))
-		return -1;
-	h->pid = ns_clone_admin(flags);
-	if (h->pid < 0) {
-		ns_sync_close(&h->s);
-		return -1;
-	}
-	if (h->pid == 0) {
-		ns_sync_child_side(&h->s);
-		if (prep)
-			rc = prep(arg);
-		ns_sync_tell(&h->s, true, &rc, 1);
-		if (!rc)
-			ns_sync_wait(&h->s, true, NULL, 0, 3 * NS_WAIT_MS);
-		_exit(rc);
-	}
-	ns_sync_parent_side(&h->s);
-	if (ns_sync_wait(&h->s, false, &rc, 1, NS_WAIT_MS))
-		rc = -1;
-	return rc;
-}
-
-/* Let the holder exit and reap it; returns its exit code. */
-static int holder_stop(struct holder *h)
-{
-	int rc;
-
-	ns_sync_tell(&h->s, false, NULL, 0);
-	rc = ns_wait(h->pid, NS_WAIT_MS);
-	ns_sync_close(&h->s);
-	return rc;
-}
-
-static int open_ns(pid_t pid, const char *type)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 static int set_hostname(void *arg)
 {
 	if (sethostname(arg, strlen(arg)))
@@ -152,7 +94,7 @@ TEST(proc_ns_links_read_type_and_inode)
 }
 
 struct join_arg {
-	struct holder h;
+	struct ns_holder h;
 	char name[64];
 };
 
@@ -164,7 +106,7 @@ static int join_then_set(void *arg)
 
 	if (ns_ident_of(a->h.pid, "uts", &theirs) || ns_ident_of(0, "uts", &parent))
 		return child_fail("stat ns: %m");
-	fd = open_ns(a->h.pid, "uts");
+	fd = ns_open(a->h.pid, "uts");
 	if (fd < 0)
 		return child_fail("open uts: %m");
 	if (setns(fd, CLONE_NEWUTS))
@@ -183,16 +125,16 @@ static int join_worker(void *arg)
 
 	(void)arg;
 	snprintf(a.name, sizeof(a.name), "nsc-join-%d", getpid());
-	if (holder_start(&a.h, CLONE_NEWUTS, NULL, NULL))
+	if (ns_holder_start(&a.h, CLONE_NEWUTS, NULL, NULL))
 		return child_fail("cannot start a UTS holder");
 	rc = ns_run(0, join_then_set, &a);
 	/* a fresh process joining the holder's namespace sees that name */
-	fd = open_ns(a.h.pid, "uts");
+	fd = ns_open(a.h.pid, "uts");
 	if (!rc && fd < 0)
 		rc = child_fail("open uts: %m");
 	if (!rc)
 		rc = join_and_expect_hostname(fd, CLONE_NEWUTS, a.name);
-	if (holder_stop(&a.h) && !rc)
+	if (ns_holder_stop(&a.h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -209,15 +151,15 @@ TEST(setns_joiner_shares_ident_and_hostname)
 }
 
 /* Start a UTS holder with hostname @name; open its uts file into *@fd. */
-static int uts_holder_with_name(struct holder *h, char *name, int *fd,
+static int uts_holder_with_name(struct ns_holder *h, char *name, int *fd,
 				struct ns_ident *id)
 {
-	if (holder_start(h, CLONE_NEWUTS, set_hostname, name))
+	if (ns_holder_start(h, CLONE_NEWUTS, set_hostname, name))
 		return child_fail("cannot start a UTS holder");
-	*fd = open_ns(h->pid, "uts");
+	*fd = ns_open(h->pid, "uts");
 	if (*fd < 0 || ns_ident_of(h->pid, "uts", id))
 		return child_fail("open the holder's uts: %m");
-	if (holder_stop(h))
+	if (ns_holder_stop(h))
 		return child_fail("holder failed");
 	/* it is reaped: its /proc entry is gone */
 	if (!kill(h->pid, 0) || errno != ESRCH)
@@ -228,7 +170,7 @@ static int uts_holder_with_name(struct holder *h, char *name, int *fd,
 static int keep_by_fd(void *arg)
 {
 	char name[64];
-	struct holder h;
+	struct ns_holder h;
 	struct ns_ident id;
 	struct stat st;
 	int fd = -1, rc;
@@ -252,7 +194,7 @@ TEST(ns_fd_keeps_namespace_alive_after_exit)
 static int keep_by_bind(void *arg)
 {
 	char name[64], file[64];
-	struct holder h;
+	struct ns_holder h;
 	struct ns_ident id, st_id;
 	struct stat st;
 	int fd, nfd, rc;
@@ -273,7 +215,7 @@ static int keep_by_bind(void *arg)
 		return child_fail("create %s: %m", file);
 	close(fd);
 	snprintf(name, sizeof(name), "nsc-bind-%d", getpid());
-	if (holder_start(&h, CLONE_NEWUTS, set_hostname, name))
+	if (ns_holder_start(&h, CLONE_NEWUTS, set_hostname, name))
 		return child_fail("cannot start a UTS holder");
 	rc = 0;
 	{
@@ -283,7 +225,7 @@ static int keep_by_bind(void *arg)
 		if (ns_ident_of(h.pid, "uts", &id) || mount(src, file, NULL, MS_BIND, NULL))
 			rc = child_fail("bind %s on %s: %m", src, file);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	if (rc)
 		return rc;
@@ -343,7 +285,7 @@ static int join_one(void *arg)
 	struct ns_ident want, got;
 	int fd;
 
-	fd = open_ns(r->holder, held_file(r->t));
+	fd = ns_open(r->holder, held_file(r->t));
 	if (fd < 0 || ns_ident_of(r->holder, held_file(r->t), &want))
 		return child_fail("open %s of %d: %m", held_file(r->t), r->holder);
 	if (setns(fd, r->flag))
@@ -359,10 +301,10 @@ static int join_one(void *arg)
 static int setns_each_type(void *arg)
 {
 	int *use_flag = arg;
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0;
 
-	if (holder_start(&h, HOLD_ALL, hold_time_too, NULL))
+	if (ns_holder_start(&h, HOLD_ALL, hold_time_too, NULL))
 		return child_fail("cannot start a holder in 7 new namespaces");
 	for (int i = 0; i < NS_NTYPES && !rc; i++) {
 		struct join_req r = { h.pid, &ns_types[i], 0 };
@@ -372,7 +314,7 @@ static int setns_each_type(void *arg)
 		r.flag = *use_flag ? (int)r.t->flag : 0;
 		rc = ns_run(0, join_one, &r);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -396,11 +338,11 @@ TEST(setns_matching_flag_joins_every_type)
 static int setns_mismatch(void *arg)
 {
 	struct ns_ident before[NS_NTYPES], after;
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0;
 
 	(void)arg;
-	if (holder_start(&h, HOLD_ALL, hold_time_too, NULL))
+	if (ns_holder_start(&h, HOLD_ALL, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
 	for (int i = 0; i < NS_NTYPES; i++)
 		if (ns_type_available(ns_types[i].name) &&
@@ -412,7 +354,7 @@ static int setns_mismatch(void *arg)
 
 		if (!ns_type_available(t->name))
 			continue;
-		fd = open_ns(h.pid, held_file(t));
+		fd = ns_open(h.pid, held_file(t));
 		if (fd < 0) {
 			rc = child_fail("open %s: %m", t->name);
 			break;
@@ -435,7 +377,7 @@ static int setns_mismatch(void *arg)
 		     !ns_ident_eq(&before[i], &after)))
 			rc = child_fail("a refused setns changed the %s namespace",
 					ns_types[i].name);
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -561,10 +503,10 @@ static int probe_pidfd_setns(void *arg)
 static int pidfd_worker(void *arg)
 {
 	struct pidfd_req *reqs = arg;
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0, pidfd;
 
-	if (holder_start(&h, PIDFD_SET, hold_time_too, NULL))
+	if (ns_holder_start(&h, PIDFD_SET, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
 	pidfd = ns_pidfd_open(h.pid);
 	if (pidfd < 0 && errno == ENOSYS)
@@ -578,7 +520,7 @@ static int pidfd_worker(void *arg)
 		reqs->pidfd = pidfd;
 		rc = ns_run(0, pidfd_join, reqs);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }

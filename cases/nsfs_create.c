@@ -18,7 +18,6 @@
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
-#define NS_MISSING 42
 
 #ifndef CLONE_DETACHED
 #define CLONE_DETACHED 0x00400000

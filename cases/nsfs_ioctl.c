@@ -82,62 +82,6 @@ struct nsc_statmount {
 	char rest[4096];
 };
 
-#define NS_MISSING 42
-
-/* A child in new namespaces that runs @prep(@arg) and waits to be let go. */
-struct holder {
-	pid_t pid;
-	struct ns_sync s;
-};
-
-static int holder_start(struct holder *h, unsigned long flags,
-			int (*prep)(void *), void *arg)
-{
-	char rc = 0;
-
-	if (ns_sync_init(&h->s))
-		return -1;
-	h->pid = ns_clone_admin(flags);
-	if (h->pid < 0) {
-		ns_sync_close(&h->s);
-		return -1;
-	}
-	if (h->pid == 0) {
-		ns_sync_child_side(&h->s);
-		if (prep)
-			rc = prep(arg);
-		ns_sync_tell(&h->s, true, &rc, 1);
-		if (!rc)
-			ns_sync_wait(&h->s, true, NULL, 0, 3 * NS_WAIT_MS);
-		_exit(rc);
-	}
-	ns_sync_parent_side(&h->s);
-	if (ns_sync_wait(&h->s, false, &rc, 1, NS_WAIT_MS))
-		rc = -1;
-	return rc;
-}
-
-static int holder_stop(struct holder *h)
-{
-	int rc;
-
-	ns_sync_tell(&h->s, false, NULL, 0);
-	rc = ns_wait(h->pid, NS_WAIT_MS);
-	ns_sync_close(&h->s);
-	return rc;
-}
-
-static int open_ns(pid_t pid, const char *type)
-{
-	char path[64];
-
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
-	else
-		snprintf(path, sizeof(path), "/proc/self/ns/%s", type);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 /* true when the fd @fd names the namespace @type of @pid. */
 static bool fd_is_ns_of(int fd, pid_t pid, const char *type)
 {
@@ -152,7 +96,7 @@ static bool fd_is_ns_of(int fd, pid_t pid, const char *type)
 /* ioctl @req on our own @type namespace; -errno on failure. */
 static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
 {
-	int fd = open_ns(0, type);
+	int fd = ns_open(0, type);
 	long r;
 
 	if (fd < 0)
@@ -212,14 +156,14 @@ static int parent_out_of_scope(void *arg)
 static int get_parent_worker(void *arg)
 {
 	static const char *const types[] = { "pid", "user" };
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0;
 
 	(void)arg;
-	if (holder_start(&h, CLONE_NEWUSER | CLONE_NEWPID, parent_out_of_scope, NULL))
+	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWPID, parent_out_of_scope, NULL))
 		return child_fail("holder: its own parents were reachable, or no holder");
 	for (int i = 0; i < 2 && !rc; i++) {
-		int fd = open_ns(h.pid, types[i]);
+		int fd = ns_open(h.pid, types[i]);
 		int pfd = fd < 0 ? -1 : ioctl(fd, NS_GET_PARENT);
 
 		if (pfd < 0)
@@ -232,7 +176,7 @@ static int get_parent_worker(void *arg)
 		close(fd);
 		close(pfd);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -272,16 +216,16 @@ static int owner_out_of_scope(void *arg)
 static int get_userns_worker(void *arg)
 {
 	static const char *const owned[] = { "uts", "ipc", "net", "mnt", "cgroup" };
-	int outer_uts = open_ns(0, "uts"), rc = 0;
-	struct holder h;
+	int outer_uts = ns_open(0, "uts"), rc = 0;
+	struct ns_holder h;
 
 	if (outer_uts < 0)
 		return child_fail("open uts: %m");
-	if (holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
+	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
 			 CLONE_NEWNS | CLONE_NEWCGROUP, owner_out_of_scope, &outer_uts))
 		return child_fail("holder failed");
 	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]) && !rc; i++) {
-		int fd = open_ns(h.pid, owned[i]);
+		int fd = ns_open(h.pid, owned[i]);
 		int ufd = fd < 0 ? -1 : ioctl(fd, NS_GET_USERNS);
 
 		if (ufd < 0)
@@ -306,7 +250,7 @@ static int get_userns_worker(void *arg)
 			rc = child_fail("NS_GET_USERNS of the outer uts: %m, not EPERM");
 		close(ufd);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -334,21 +278,21 @@ static int owner_uid_inside(void *arg)
 
 static int owner_uid_creator(void *arg)
 {
-	struct holder h;
+	struct ns_holder h;
 	uid_t uid = 12345;
 	int rc = 0, fd;
 
 	(void)arg;
 	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("drop privileges: %m");
-	if (holder_start(&h, 0, owner_uid_inside, NULL))
+	if (ns_holder_start(&h, 0, owner_uid_inside, NULL))
 		return child_fail("holder failed");
-	fd = open_ns(h.pid, "user");
+	fd = ns_open(h.pid, "user");
 	if (fd < 0 || ioctl(fd, NS_GET_OWNER_UID, &uid))
 		rc = child_fail("NS_GET_OWNER_UID: %m");
 	else if (uid != geteuid())
 		rc = child_fail("owner uid %u, created by %u", uid, geteuid());
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -372,16 +316,16 @@ TEST(ns_get_owner_uid_outside_and_inside)
 static int pid_translate_worker(void *arg)
 {
 	int fd, own, got;
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0;
 
 	(void)arg;
-	own = open_ns(0, "pid");
+	own = ns_open(0, "pid");
 	if (ioctl(own, NS_GET_PID_IN_PIDNS, getpid()) < 0 && errno == ENOTTY)
 		return NS_MISSING;
-	if (holder_start(&h, CLONE_NEWPID, NULL, NULL))
+	if (ns_holder_start(&h, CLONE_NEWPID, NULL, NULL))
 		return child_fail("holder failed");
-	fd = open_ns(h.pid, "pid");
+	fd = ns_open(h.pid, "pid");
 	if ((got = ioctl(fd, NS_GET_PID_FROM_PIDNS, 1)) != h.pid)
 		rc = child_fail("NS_GET_PID_FROM_PIDNS(1) = %d (%m), want %d", got, h.pid);
 	else if ((got = ioctl(fd, NS_GET_TGID_FROM_PIDNS, 1)) != h.pid)
@@ -396,7 +340,7 @@ static int pid_translate_worker(void *arg)
 		rc = child_fail("a pid 2 exists in the child's pid ns: %m");
 	else if ((got = ioctl(own, NS_GET_PID_IN_PIDNS, getpid())) != getpid())
 		rc = child_fail("NS_GET_PID_IN_PIDNS of self in own ns = %d", got);
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -486,7 +430,7 @@ struct mntns_view {
 static int view_mntns(pid_t pid, struct mntns_view *v)
 {
 	char path[64];
-	int fd = open_ns(pid, "mnt");
+	int fd = ns_open(pid, "mnt");
 
 	if (fd < 0)
 		return child_fail("open mnt: %m");
@@ -539,14 +483,14 @@ static int check_nr_mounts(const struct mntns_view *me, const struct mntns_view 
 static int mntns_worker(void *arg)
 {
 	struct mntns_view me, it;
-	struct holder h;
+	struct ns_holder h;
 	int rc;
 
 	(void)arg;
 	rc = view_mntns(0, &me);
 	if (rc)
 		return rc;
-	if (holder_start(&h, CLONE_NEWNS, one_more_mount, NULL))
+	if (ns_holder_start(&h, CLONE_NEWNS, one_more_mount, NULL))
 		return child_fail("holder failed");
 	rc = view_mntns(h.pid, &it);
 	if (!rc && (!me.id || !it.id || me.id == it.id))
@@ -568,7 +512,7 @@ static int mntns_worker(void *arg)
 		else
 			rc = check_nr_mounts(&me, &it);
 	}
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }
@@ -590,7 +534,7 @@ TEST(ns_mntns_id_and_info)
 
 static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
 {
-	int fd = open_ns(pid, type), r;
+	int fd = ns_open(pid, type), r;
 
 	if (fd < 0)
 		return -errno;
@@ -604,13 +548,13 @@ static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
 static int ns_id_worker(void *arg)
 {
 	uint64_t mine, theirs, mnt_id;
-	struct holder h;
+	struct ns_holder h;
 	int rc = 0, fd;
 
 	(void)arg;
 	if (ns_id_of(0, "uts", &mine) == -ENOTTY)
 		return NS_MISSING;
-	if (holder_start(&h, ID_NEW, NULL, NULL))
+	if (ns_holder_start(&h, ID_NEW, NULL, NULL))
 		return child_fail("holder failed");
 	for (int i = 0; i < NS_NTYPES && !rc; i++) {
 		const struct ns_type *t = &ns_types[i];
@@ -630,12 +574,12 @@ static int ns_id_worker(void *arg)
 					(unsigned long long)theirs,
 					ID_NEW & t->flag ? "new" : "shared");
 	}
-	fd = open_ns(0, "mnt");
+	fd = ns_open(0, "mnt");
 	if (!rc && (ioctl(fd, NS_GET_MNTNS_ID, &mnt_id) || ns_id_of(0, "mnt", &mine) ||
 		    mine != mnt_id))
 		rc = child_fail("NS_GET_ID of mnt differs from NS_GET_MNTNS_ID: %m");
 	close(fd);
-	if (holder_stop(&h) && !rc)
+	if (ns_holder_stop(&h) && !rc)
 		rc = child_fail("holder failed");
 	return rc;
 }

@@ -33,14 +33,6 @@ FIXTURE_TEARDOWN(pidns)
 /* The test's mount namespace: a child must not mount /proc in it. */
 static struct ns_ident test_mnt;
 
-static int open_ns(pid_t pid, const char *type)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, type);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 static pid_t idle_pidns_child(void)
 {
 	pid_t pid = ns_clone(CLONE_NEWPID);
@@ -85,7 +77,7 @@ static int setns_refused_holder(struct ns_sync *s)
 	k2 = idle_pidns_child();
 	if (own < 0 || k2 < 0)
 		return child_fail("open ns/fork: %m");
-	sibling = open_ns(k2, "pid");
+	sibling = ns_open(k2, "pid");
 	if (sibling < 0)
 		return child_fail("open sibling ns: %m");
 	k1 = ns_clone(CLONE_NEWPID);
@@ -142,7 +134,7 @@ static int setns_descendant_holder(struct ns_sync *s, int sv[2])
 	k = idle_pidns_child();
 	if (k < 0 || ns_ident_of(k, "pid", &target))
 		return child_fail("fork: %m");
-	fd = open_ns(k, "pid");
+	fd = ns_open(k, "pid");
 	if (fd < 0 || setns(fd, CLONE_NEWPID))
 		return child_fail("setns to a child's namespace: %m");
 	v.self = getpid();

@@ -487,7 +487,7 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 
 	if (ns_ident_of(pid, "user", &user))
 		return child_fail("stat /proc/%d/ns/user: %m", pid);
-	fd = userns_open_ns(pid, type);
+	fd = ns_open(pid, type);
 	if (fd < 0)
 		return child_fail("open /proc/%d/ns/%s: %s", pid, type, strerror(-fd));
 	ufd = ioctl(fd, NS_GET_USERNS);
@@ -506,7 +506,7 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 
 static bool ns_get_userns_missing(void)
 {
-	int fd = userns_open_ns(0, "uts"), u;
+	int fd = ns_open(0, "uts"), u;
 
 	if (fd < 0)
 		return true;
@@ -553,7 +553,7 @@ static int owner_uid(void *arg)
 	(void)arg;
 	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
 		return child_fail("child in a new user namespace failed");
-	fd = userns_open_ns(h.pid, "user");
+	fd = ns_open(h.pid, "user");
 	if (fd < 0 || ioctl(fd, NS_GET_OWNER_UID, &owner))
 		rc = child_fail("NS_GET_OWNER_UID: %m");
 	else if (owner != expect)
@@ -561,7 +561,7 @@ static int owner_uid(void *arg)
 	if (fd >= 0) {
 		/* Only user namespaces have an owner uid. */
 		close(fd);
-		fd = userns_open_ns(h.pid, "uts");
+		fd = ns_open(h.pid, "uts");
 		if (fd >= 0 && (ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 || errno != EINVAL))
 			rc = child_fail("NS_GET_OWNER_UID on a UTS ns: not EINVAL (%m)");
 		if (fd >= 0)
@@ -578,7 +578,7 @@ TEST(ns_get_owner_uid_returns_creator_uid)
 	int fd;
 	uid_t u;
 
-	fd = userns_open_ns(0, "user");
+	fd = ns_open(0, "user");
 	ASSERT_LE(0, fd);
 	if (ioctl(fd, NS_GET_OWNER_UID, &u) && errno == ENOTTY) {
 		close(fd);

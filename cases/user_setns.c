@@ -47,7 +47,7 @@ static int target_start(struct userns_holder *h, struct target *t)
 	if (userns_hold(h, CLONE_NEWUSER, um, gm))
 		return child_fail("child in a new user namespace failed");
 	t->holder = h->pid;
-	t->fd = userns_open_ns(h->pid, "user");
+	t->fd = ns_open(h->pid, "user");
 	if (t->fd < 0 || userns_ident_of_fd(t->fd, &t->id)) {
 		userns_release(h);
 		return child_fail("open /proc/%d/ns/user: %s", h->pid, strerror(-t->fd));
@@ -185,7 +185,7 @@ static int join_ancestor(void *arg)
 	struct target t;
 
 	(void)arg;
-	t.fd = userns_open_ns(0, "user");
+	t.fd = ns_open(0, "user");
 	if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
 		return child_fail("open own user ns: %s", strerror(-t.fd));
 	if (ns_unshare_userns_root(0))
@@ -211,7 +211,7 @@ static int join_own(void *arg)
 		/* Round 0 without capabilities, round 1 with all of them. */
 		if (round == 1 && ns_unshare_userns_root(0))
 			return child_fail("new user namespace: %m");
-		t.fd = userns_open_ns(0, "user");
+		t.fd = ns_open(0, "user");
 		if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
 			return child_fail("open own user ns: %s", strerror(-t.fd));
 		if (setns(t.fd, CLONE_NEWUSER) == 0)
@@ -523,7 +523,7 @@ static int nest(void *arg)
 	if (pid < 0 || ns_sync_wait(&s, false, &n, sizeof(n), 20000))
 		return child_fail("nesting child did not report");
 	/* From outside: the deepest namespace is n levels below ours. */
-	fd = userns_open_ns(pid, "user");
+	fd = ns_open(pid, "user");
 	up = fd < 0 ? -1 : levels_up_to(fd, &top);
 	ns_sync_tell(&s, false, NULL, 0);
 	rc = ns_wait(pid, NS_WAIT_MS);

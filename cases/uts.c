@@ -418,13 +418,10 @@ TEST(proc_sys_names_write_changes_own_namespace)
 /* Join the UTS namespace of @pid. */
 static int join_uts_of(pid_t pid)
 {
-	char path[64];
-	int fd, err = 0;
+	int fd = ns_open(pid, "uts"), err = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/uts", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (setns(fd, CLONE_NEWUTS))
 		err = -errno;
 	close(fd);
