@@ -148,22 +148,16 @@ static int empty_child(struct ns_sync *s)
 /* From outside: @pid is in a new mount namespace, of one mount, and no other. */
 static int empty_seen_from_outside(pid_t pid)
 {
+	const struct ns_type *t;
 	char path[64], point[256];
-	int n;
+	int n, err;
 
-	for (int i = 0; i < NS_NTYPES; i++) {
-		const struct ns_type *t = &ns_types[i];
-		int same;
-
-		if (!ns_type_available(t->name))
-			continue;
-		same = ns_same_as_self(pid, t->name);
-		if (same < 0)
-			return child_fail("compare %s: %s", t->name, strerror(-same));
-		if (same != (t->flag != CLONE_NEWNS))
-			return child_fail("after unshare(UNSHARE_EMPTY_MNTNS) the %s namespace is %s",
-					  t->name, same ? "not new" : "new");
-	}
+	t = ns_first_unexpected(pid, CLONE_NEWNS, &err);
+	if (t && err)
+		return child_fail("compare %s: %s", t->name, strerror(-err));
+	if (t)
+		return child_fail("after unshare(UNSHARE_EMPTY_MNTNS) the %s namespace is %s",
+				  t->name, t->flag == CLONE_NEWNS ? "not new" : "new");
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
 	n = mountinfo_lines(path, point, sizeof(point));
 	if (n != 1 || strcmp(point, "/"))
@@ -439,18 +433,13 @@ static pid_t start_in(enum entry how, unsigned long flags, struct ns_sync *s,
 static void expect_new_exactly(struct __test_metadata *_metadata, pid_t pid,
 			       unsigned long flags, const char *how)
 {
-	for (int i = 0; i < NS_NTYPES; i++) {
-		const struct ns_type *t = &ns_types[i];
-		int same;
+	int err;
+	const struct ns_type *t = ns_first_unexpected(pid, flags, &err);
 
-		if (!ns_type_available(t->name))
-			continue;
-		same = ns_same_as_self(pid, t->name);
-		ASSERT_LE(0, same) TH_LOG("%s: compare %s: %s", how, t->name, strerror(-same));
-		EXPECT_EQ(!(flags & t->flag), same)
-			TH_LOG("%s(%#lx): %s namespace %s", how, flags, t->name,
-			       same ? "not new" : "new though not asked for");
-	}
+	ASSERT_EQ(0, err) TH_LOG("%s: compare %s: %s", how, t->name, strerror(-err));
+	EXPECT_EQ(NULL, t)
+		TH_LOG("%s(%#lx): %s namespace %s", how, flags, t->name,
+		       flags & t->flag ? "not new" : "new though not asked for");
 }
 
 static const unsigned long flag_sets[] = {
