@@ -143,6 +143,38 @@ static int write_offsets(const char *text)
 	return ns_write_proc(0, "timens_offsets", text);
 }
 
+/*
+ * A creator: a new time namespace, the 10/20-day offsets written, its own
+ * file read back into *@self (when set), then @member(@arg) in its first
+ * child, the first process to enter.
+ */
+struct creator_req {
+	int (*member)(void *);
+	void *arg;
+	struct offsets *self;
+};
+
+static int offset_creator(void *p)
+{
+	struct creator_req *q = p;
+	int err;
+	pid_t pid;
+
+	if (new_time_ns())
+		return 1;
+	err = write_offsets("monotonic 864000 0\nboottime 1728000 0\n");
+	if (err)
+		return child_fail("write offsets: %s", strerror(-err));
+	if (q->self && read_offsets(0, q->self))
+		return child_fail("read timens_offsets: %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(q->member(q->arg));
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
 /* --- format, inheritance -------------------------------------------------- */
 
 struct format_rec {
@@ -154,35 +186,15 @@ struct format_rec {
 /* The sync stays out of the shared page: each side closes its own ends. */
 static struct ns_sync fsync_;
 
-static int format_member(struct format_rec *r)
+static int format_member(void *arg)
 {
+	struct format_rec *r = arg;
+
+	ns_sync_child_side(&fsync_);
 	if (read_offsets(0, &r->member))
 		return child_fail("read timens_offsets: %m");
 	ns_sync_tell(&fsync_, true, NULL, 0);
 	return ns_sync_wait(&fsync_, true, NULL, 0, NS_WAIT_MS) ? 1 : 0;
-}
-
-static int format_creator(void *arg)
-{
-	struct format_rec *r = arg;
-	int err;
-	pid_t pid;
-
-	ns_sync_child_side(&fsync_);
-	if (new_time_ns())
-		return 1;
-	err = write_offsets("monotonic 864000 0\nboottime 1728000 0\n");
-	if (err)
-		return child_fail("write offsets: %s", strerror(-err));
-	if (read_offsets(0, &r->self))
-		return child_fail("read timens_offsets: %m");
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0)
-		_exit(format_member(r));
-	/* The member's PID as the test sees it goes with its report. */
-	return ns_wait(pid, NS_WAIT_MS);
 }
 
 /*
@@ -193,16 +205,18 @@ static int format_creator(void *arg)
 TEST(offsets_file_format_read_inside_and_outside)
 {
 	struct format_rec *r = shared_page();
+	struct creator_req q = { format_member, r, NULL };
 	long long mono, boot;
 	pid_t creator;
 
 	REQUIRE_TIMENS();
 	ASSERT_NE(NULL, r);
+	q.self = &r->self;
 	ASSERT_EQ(0, ns_sync_init(&fsync_));
 	creator = ns_clone(0);
 	ASSERT_GE(creator, 0);
 	if (creator == 0)
-		_exit(format_creator(r));
+		_exit(offset_creator(&q));
 	ns_sync_parent_side(&fsync_);
 	ASSERT_EQ(0, ns_sync_wait(&fsync_, false, NULL, 0, NS_WAIT_MS));
 	/* The creator's only child is the member: find it through /proc/CREATOR/task/. */
@@ -231,7 +245,8 @@ TEST(offsets_file_format_read_inside_and_outside)
 }
 
 struct nest_rec {
-	long long outer_mono, outer_boot;	/* the outer namespace's file */
+	struct offsets outer;			/* the outer namespace's file */
+	long long outer_mono, outer_boot;
 	long long inh_mono, inh_boot;		/* a nested namespace's file before writing */
 	long long nested_mono;			/* CLOCK_MONOTONIC in the rewritten nested one */
 	long long before, after;		/* CLOCK_MONOTONIC of the test around it */
@@ -247,8 +262,9 @@ static int nested_reader(void *arg)
 }
 
 /* A member of the outer namespace: unshare again, read, then rewrite and enter. */
-static int nest_member(struct nest_rec *r)
+static int nest_member(void *arg)
 {
+	struct nest_rec *r = arg;
 	struct offsets o;
 	pid_t pid;
 	int err;
@@ -269,28 +285,6 @@ static int nest_member(struct nest_rec *r)
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-static int nest_creator(void *arg)
-{
-	struct nest_rec *r = arg;
-	struct offsets o;
-	pid_t pid;
-	int err;
-
-	if (new_time_ns())
-		return 1;
-	err = write_offsets("monotonic 864000 0\nboottime 1728000 0\n");
-	if (err)
-		return child_fail("write offsets: %s", strerror(-err));
-	if (read_offsets(0, &o) || offsets_of(&o, &r->outer_mono, &r->outer_boot))
-		return child_fail("timens_offsets is not as documented");
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0)
-		_exit(nest_member(r));
-	return ns_wait(pid, NS_WAIT_MS);
-}
-
 /*
  * The nested namespace first shows the outer one's offsets (inherited);
  * its own 1 h monotonic offset then counts from the initial namespace's
@@ -300,13 +294,17 @@ static int nest_creator(void *arg)
 TEST(nested_ns_inherits_offsets_relative_to_initial)
 {
 	struct nest_rec *r = shared_page();
+	struct creator_req q = { nest_member, NULL, NULL };
 
 	REQUIRE_TIMENS();
 	ASSERT_NE(NULL, r);
+	q.arg = r;
+	q.self = &r->outer;
 	r->before = now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, ns_run(0, nest_creator, r));
+	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
 	r->after = now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(1, r->parsed);
+	ASSERT_EQ(0, offsets_of(&r->outer, &r->outer_mono, &r->outer_boot));
 	EXPECT_EQ(864000, r->outer_mono);
 	EXPECT_EQ(1728000, r->outer_boot);
 	EXPECT_EQ(864000, r->inh_mono);
@@ -582,41 +580,81 @@ static int uptime_member(void *arg)
 	return 0;
 }
 
-static int uptime_creator(void *arg)
-{
-	pid_t pid;
-	int err;
-
-	if (new_time_ns())
-		return 1;
-	err = write_offsets("monotonic 864000 0\nboottime 1728000 0\n");
-	if (err)
-		return child_fail("write offsets: %s", strerror(-err));
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0)
-		_exit(uptime_member(arg));
-	return ns_wait(pid, NS_WAIT_MS);
-}
-
 /* /proc/uptime inside shows boot time with the namespace's boottime offset (time_namespaces(7)). */
 TEST(proc_uptime_includes_boottime_offset)
 {
 	struct uptime_rec *r = shared_page();
-	double before, after;
-
+	struct creator_req q = { uptime_member, r, NULL };
 	long long off = 1728000 - own_boot_offset();
+	double before, after;
 
 	REQUIRE_TIMENS();
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, read_uptime(&before));
-	ASSERT_EQ(0, ns_run(0, uptime_creator, r));
+	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
 	ASSERT_EQ(0, read_uptime(&after));
 	ASSERT_EQ(1, r->ok);
 	/* /proc/uptime has two decimals. */
 	EXPECT_TRUE(r->uptime_in >= before + off - 0.02 && r->uptime_in <= after + off + 0.02)
 		TH_LOG("uptime inside %.2f, outside %.2f .. %.2f", r->uptime_in, before, after);
+}
+
+struct entry_rec {
+	int before;		/* -errno of a write before anyone entered */
+	int after;		/* -errno once a process setns()'d in */
+};
+
+/* J: wait for "go", setns() into our parent's time_for_children, report. */
+static int setns_joiner(int go, int done)
+{
+	char path[64], b;
+	int fd;
+
+	if (read(go, &b, 1) != 1)
+		return child_fail("no go");
+	snprintf(path, sizeof(path), "/proc/%d/ns/time_for_children", getppid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWTIME))
+		return child_fail("setns into the new time namespace: %m");
+	return write(done, "d", 1) == 1 ? 0 : child_fail("write: %m");
+}
+
+static int entry_by_setns(void *arg)
+{
+	struct entry_rec *r = arg;
+	int go[2], done[2], rc;
+	pid_t j;
+	char b;
+
+	if (ns_unshare_admin(0) || pipe(go) || pipe(done))
+		return child_fail("user namespace, pipes: %m");
+	/* J exists before the time namespace, so it is not born in it. */
+	j = ns_clone(0);
+	if (j < 0)
+		return child_fail("fork: %m");
+	if (j == 0)
+		_exit(setns_joiner(go[0], done[1]));
+	if (unshare(CLONE_NEWTIME))
+		return child_fail("unshare(CLONE_NEWTIME): %m");
+	r->before = write_offsets("monotonic 100 0\n");
+	if (write(go[1], "g", 1) != 1 || read(done[0], &b, 1) != 1)
+		return child_fail("J did not enter");
+	r->after = write_offsets("monotonic 200 0\n");
+	rc = ns_wait(j, NS_WAIT_MS);
+	return rc;
+}
+
+/* Entering the namespace with setns(2) fixes its offsets like a birth there: later writes fail with EACCES (time_namespaces(7)). */
+TEST(offsets_write_after_setns_entry_is_eacces)
+{
+	struct entry_rec *r = shared_page();
+
+	REQUIRE_TIMENS();
+	ASSERT_NE(NULL, r);
+	r->before = r->after = 1;
+	ASSERT_EQ(0, ns_run(0, entry_by_setns, r));
+	EXPECT_EQ(0, r->before);
+	EXPECT_EQ(-EACCES, r->after);
 }
 
 TEST_HARNESS_MAIN
