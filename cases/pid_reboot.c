@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,12 +45,15 @@ FIXTURE_TEARDOWN(pidns)
 /* Exit code of a caller that found it is not where it must be to reboot. */
 #define NOT_IN_CHILD_PIDNS 98
 
+/* NSpid levels below the test at which reboot() may be called (1, or 2 when nested). */
+static int reboot_depth = 1;
+
 /* reboot(2) with the magic numbers (or @magic2 when not 0), checked: -errno or 0. */
 static int ns_reboot(int cmd, int magic2)
 {
 	int levels = pidns_self_levels();
 
-	if (levels != test_levels + 1 || getpid() > 16) {
+	if (levels != test_levels + reboot_depth || getpid() > 16) {
 		child_fail("refusing to call reboot(): %d NSpid levels, PID %d", levels, getpid());
 		_exit(NOT_IN_CHILD_PIDNS);
 	}
@@ -250,6 +254,45 @@ TEST_F(pidns, reboot_with_cap_only_in_child_userns_is_eperm)
 	struct refused r = run_refused(_metadata, 3);
 
 	EXPECT_EQ(-EPERM, r.child_userns);
+}
+
+struct nested_rec {
+	int inner;		/* the inner init's status as the outer init saw it */
+	int outer_alive;	/* the outer init ran on afterwards */
+};
+
+static int nested_outer_init(struct nested_rec *r)
+{
+	struct reboot_case c = { LINUX_REBOOT_CMD_RESTART, false };
+	pid_t inner = ns_clone(CLONE_NEWPID);
+
+	if (inner < 0)
+		return child_fail("clone(CLONE_NEWPID): %m");
+	if (inner == 0)
+		_exit(rebooting_init(&c));
+	r->inner = ns_wait(inner, NS_WAIT_MS);
+	r->outer_alive = getpid() == 1;
+	return 0;
+}
+
+/* reboot(2) ends the init of the caller's own PID namespace only: the parent namespace's init lives on (reboot(2), pid_namespaces(7)). */
+TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
+{
+	struct nested_rec *r = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t outer;
+
+	ASSERT_NE(MAP_FAILED, r);
+	r->inner = -1;
+	reboot_depth = 2;
+	outer = pidns_new_child(0);
+	ASSERT_GE(outer, 0);
+	if (outer == 0)
+		_exit(nested_outer_init(r));
+	EXPECT_EQ(0, pidns_reap(outer, NS_WAIT_MS));
+	reboot_depth = 1;
+	EXPECT_EQ(128 + SIGHUP, r->inner);
+	EXPECT_EQ(1, r->outer_alive);
 }
 
 TEST_HARNESS_MAIN
