@@ -529,4 +529,95 @@ TEST(mqueue_limits_bind_only_their_namespace)
 	EXPECT_EQ(-EINVAL, r->maxmsg_err);
 }
 
+struct mni_rec {
+	int write_err;		/* -errno of lowering the limits in the child namespace */
+	int first[NTYPES];	/* -errno of the first object of each type there */
+	int second[NTYPES];	/* -errno of the second */
+};
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int mni_child(void *arg)
+{
+	struct mni_rec *r = arg;
+
+	r->write_err = write_text("/proc/sys/kernel/shmmni", "1");
+	if (!r->write_err)
+		r->write_err = write_text("/proc/sys/kernel/sem", "250 32000 32 1");
+	if (!r->write_err)
+		r->write_err = write_text("/proc/sys/kernel/msgmni", "1");
+	if (r->write_err)
+		return 0;
+	for (int t = 0; t < NTYPES; t++) {
+		int id = -1;
+
+		r->first[t] = sysv_create(t, 0600);
+		switch (t) {
+		case SHM:
+			id = shmget(KEY + 1, 4096, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		case SEM:
+			id = semget(KEY + 1, 1, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		case MSG:
+			id = msgget(KEY + 1, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		}
+		r->second[t] = id < 0 ? -errno : 0;
+	}
+	return 0;
+}
+
+static int mni_parent(void *arg)
+{
+	int rc = ns_run(CLONE_NEWIPC, mni_child, arg);
+
+	if (rc)
+		return rc;
+	/* Our namespace kept its defaults: two of each type fit. */
+	for (int t = 0; t < NTYPES; t++) {
+		if (sysv_create(t, 0600) < 0)
+			return child_fail("first %s in the parent namespace: %m", type_name[t]);
+	}
+	if (shmget(KEY + 1, 4096, IPC_CREAT | IPC_EXCL | 0600) < 0 ||
+	    semget(KEY + 1, 1, IPC_CREAT | IPC_EXCL | 0600) < 0 ||
+	    msgget(KEY + 1, IPC_CREAT | IPC_EXCL | 0600) < 0)
+		return child_fail("a second object in the parent namespace: %m");
+	return 0;
+}
+
+/*
+ * kernel.shmmni, the SEMMNI field of kernel.sem and kernel.msgmni set to
+ * 1 in a child IPC namespace: the second object of each type is ENOSPC
+ * (shmget(2), semget(2), msgget(2)); the parent namespace, where the test
+ * made its objects, still takes two of each.
+ */
+/* The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is ENOSPC there only (ipc_namespaces(7), msgget(2)). */
+TEST(sysv_id_limits_bind_only_their_namespace)
+{
+	struct mni_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	for (int t = 0; t < NTYPES; t++)
+		r->first[t] = r->second[t] = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mni_parent, r));
+	if (r->write_err == -EACCES || r->write_err == -EPERM)
+		SKIP(return, "this kernel does not let the owner of an IPC namespace write kernel.*mni");
+	ASSERT_EQ(0, r->write_err);
+	for (int t = 0; t < NTYPES; t++) {
+		EXPECT_LE(0, r->first[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(-ENOSPC, r->second[t]) TH_LOG("%s", type_name[t]);
+	}
+}
+
 TEST_HARNESS_MAIN
