@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgview.h"
 #include "nsconform.h"
 #include "netns.h"
 #include "kselftest_harness.h"
@@ -535,27 +536,15 @@ struct mni_rec {
 	int second[NTYPES];	/* -errno of the second */
 };
 
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static int mni_child(void *arg)
 {
 	struct mni_rec *r = arg;
 
-	r->write_err = write_text("/proc/sys/kernel/shmmni", "1");
+	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
 	if (!r->write_err)
-		r->write_err = write_text("/proc/sys/kernel/sem", "250 32000 32 1");
+		r->write_err = cgview_write("/proc/sys/kernel", "sem", "250 32000 32 1");
 	if (!r->write_err)
-		r->write_err = write_text("/proc/sys/kernel/msgmni", "1");
+		r->write_err = sysctl_write_long("/proc/sys/kernel/msgmni", 1);
 	if (r->write_err)
 		return 0;
 	for (int t = 0; t < NTYPES; t++) {

@@ -235,6 +235,30 @@ TEST(sys_class_net_follows_netns_of_sysfs_mount)
 
 /* --- root of a user namespace and a netns it does not own ------------------ */
 
+/*
+ * Run @fn(@arg) as root of a user namespace made by nobody, still in the
+ * test's netns (owned by an ancestor user namespace); ns_wait()'s result.
+ */
+static int as_foreign_root(int (*fn)(void *), void *arg)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (userns_become_unprivileged() || ns_unshare_userns_root(0))
+			_exit(child_fail("nobody, then root of a new user namespace: %m"));
+		_exit(fn(arg));
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+#define REQUIRE_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
+} while (0)
+
 struct foreign_rec {
 	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test's netns */
 	int sysctl_foreign;	/* -errno of opening a net sysctl of the test's netns for writing */
@@ -275,11 +299,6 @@ static int foreign_netns(void *arg)
 	struct foreign_rec *r = arg;
 	struct ns_ident net;
 
-	/* Unprivileged (nobody) first, then root of a new user namespace. */
-	if (userns_become_unprivileged())
-		return child_fail("drop privileges: %m");
-	if (ns_unshare_userns_root(0))
-		return child_fail("new user namespace: %m");
 	r->caps_all = caps_all_effective();
 	if (ns_ident_of(0, "net", &net))
 		return child_fail("stat: %m");
@@ -302,18 +321,11 @@ static int foreign_netns(void *arg)
 TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 {
 	struct foreign_rec *r = shared_page();
-	const char *why = userns_unprivileged_blocker();
-	pid_t pid;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces are not allowed: %s", why);
+	REQUIRE_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->mtu_foreign = r->sysctl_foreign = r->mtu_own = r->sysctl_own = 1;
-	pid = ns_clone(0);
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(foreign_netns(r));
-	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	ASSERT_EQ(0, as_foreign_root(foreign_netns, r));
 	EXPECT_EQ(1, r->caps_all);
 	EXPECT_EQ(-EPERM, r->mtu_foreign);
 	EXPECT_EQ(-EACCES, r->sysctl_foreign);
@@ -340,10 +352,8 @@ static int move_to_foreign(void *arg)
 	outer_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (outer_fd < 0 || ns_ident_of(0, "net", &outer))
 		return child_fail("open the test's netns: %m");
-	if (userns_become_unprivileged())
-		return child_fail("drop privileges: %m");
-	if (ns_unshare_userns_root(CLONE_NEWNET) || !netns_is_not(&outer))
-		return child_fail("new user and network namespace: %m");
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&outer))
+		return child_fail("new network namespace: %m");
 	sk = rt_open();
 	if (!sk)
 		return child_fail("rtnetlink socket");
@@ -379,20 +389,13 @@ static int move_to_foreign(void *arg)
 TEST(userns_root_cannot_move_device_into_foreign_netns)
 {
 	struct move_rec *r = shared_page();
-	const char *why = userns_unprivileged_blocker();
-	pid_t pid;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces are not allowed: %s", why);
+	REQUIRE_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	snprintf(r->va, sizeof(r->va), "nsmA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nsmB%d", getpid());
 	r->move_foreign = r->move_own = 1;
-	pid = ns_clone(0);
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(move_to_foreign(r));
-	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	ASSERT_EQ(0, as_foreign_root(move_to_foreign, r));
 	if (r->skip)
 		SKIP(return, VETH_MISSING);
 	EXPECT_EQ(-NLE_PERM, r->move_foreign) TH_LOG("%s", nl_geterror(r->move_foreign));
