@@ -53,12 +53,11 @@ struct idm {
 	int tree;		/* detached clone of /tmp/src */
 };
 
-/* A private mount namespace with a tmpfs on /tmp and /tmp/src/file. */
-static int private_tmp(void)
+/* A private tmpfs on /tmp with /tmp/src/file and the mount point /tmp/idm. */
+static int idm_files(void)
 {
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsconform", "/tmp", "tmpfs", 0, "mode=0755,size=1m"))
-		return child_fail("a tmpfs of our own on /tmp: %m");
+	if (idpeer_private_tmp())
+		return 1;
 	if (mkdir("/tmp/src", 0777) || chmod("/tmp/src", 0777) || mnt_touch("/tmp/src/file") ||
 	    mkdir("/tmp/idm", 0755))
 		return child_fail("files on /tmp: %m");
@@ -79,7 +78,7 @@ static int idm_setup(struct idm *m, bool in_u1, const char *map)
 			return child_fail("U1: %m");
 		}
 	}
-	if (private_tmp())
+	if (idm_files())
 		return 1;
 	if (userns_hold(&m->u2, CLONE_NEWUSER, map, map))
 		return child_fail("U2 with maps '%s'", map);
@@ -367,7 +366,7 @@ static int remap(void *arg)
 	(void)arg;
 	m.u2fd = m.tree = -1;
 	m.u2.pid = -1;
-	if (private_tmp())
+	if (idm_files())
 		return 1;
 	/* U2 maps 0..9 to 1000..1009; the maps need CAP_SETUID/CAP_SETGID here. */
 	if (idpeer_start(&u2, 0))
@@ -403,12 +402,12 @@ static int remap(void *arg)
 /* Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)). */
 TEST(idmapped_mount_remaps_owners_and_writes)
 {
+	const char *why = idpeer_needs_real_root();
+
 	int rc;
 
-	if (!in_initial_userns() || !cap_effective(CAP_SETUID) || !cap_effective(CAP_SETGID) ||
-	    !cap_effective(CAP_SYS_ADMIN))
-		SKIP(return, "needs real root (CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN in the "
-		     "initial user namespace)");
+	if (why)
+		SKIP(return, "%s", why);
 	rc = ns_run(CLONE_NEWNS, remap, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);

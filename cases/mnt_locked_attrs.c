@@ -86,17 +86,6 @@ FIXTURE_TEARDOWN(lattr)
 {
 }
 
-/* Start a peer in a less privileged mount namespace; NULL or a SKIP reason. */
-static const char *start_less_privileged(struct mnt_peer *p, int *err)
-{
-	*err = mnt_peer_start(p, true);
-	if (*err == -ENOSPC || *err == -EUSERS)
-		return "user.max_user_namespaces reached";
-	if (*err == -EPERM)
-		return userns_unprivileged_blocker();
-	return NULL;
-}
-
 /* In a less privileged mount namespace, MS_REMOUNT|MS_BIND that would clear the mount's locked attribute fails with EPERM; keeping it works (mount_namespaces(7), mount(2)). */
 TEST_F(lattr, remount_cannot_clear_locked_attribute)
 {
@@ -104,7 +93,7 @@ TEST_F(lattr, remount_cannot_clear_locked_attribute)
 	const char *why;
 	int err;
 
-	why = start_less_privileged(&less, &err);
+	why = mntcov_start_less_privileged(&less, &err);
 	if (why)
 		SKIP(return, "%s: %s", why, strerror(-err));
 	ASSERT_EQ(0, err);
@@ -207,7 +196,7 @@ FIXTURE_SETUP(lmore)
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/x"));
-	why = start_less_privileged(&self->less, &err);
+	why = mntcov_start_less_privileged(&self->less, &err);
 	if (why)
 		SKIP(return, "%s: %s", why, strerror(-err));
 	ASSERT_EQ(0, err);

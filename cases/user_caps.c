@@ -44,20 +44,6 @@
 		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
 } while (0)
 
-/* Become root of a new user namespace "A" (with @flags) mapping our ids. */
-static int enter_a(unsigned long flags)
-{
-	int err = ns_unshare_userns_root(flags);
-
-	if (err) {
-		errno = -err;
-		return child_fail("user namespace A: %m");
-	}
-	if (!caps_all_effective())
-		return child_fail("not every capability in A");
-	return 0;
-}
-
 /* @rc (a system call's result) must be -1 with errno @err. */
 static int expect_errno(long rc, int err, const char *what)
 {
@@ -74,7 +60,7 @@ static int setid_unmapped(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	rc |= expect_errno(setuid(1), EINVAL, "setuid(1), unmapped");
 	rc |= expect_errno(setgid(1), EINVAL, "setgid(1), unmapped");
@@ -117,7 +103,7 @@ static int create_from_unmapped(void *arg)
 static int create_mapped(void *arg)
 {
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) with euid and egid mapped: %m");
@@ -179,11 +165,10 @@ static int dac_override(void *arg)
 	int fd, rc = 0;
 
 	(void)arg;
-	if (enter_a(CLONE_NEWNS))
+	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsconform", "/tmp", "tmpfs", 0, "mode=0755,size=1m"))
-		return child_fail("a tmpfs of our own on /tmp: %m");
+	if (idpeer_private_tmp())
+		return 1;
 	if (!mkdtemp(dir))
 		return child_fail("mkdtemp: %m");
 	snprintf(path, sizeof(path), "%s/secret", dir);
@@ -215,7 +200,7 @@ static int no_clock(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (gettimeofday(&tv, &tz))
 		return child_fail("gettimeofday: %m");
@@ -238,11 +223,10 @@ static int no_mknod(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a(CLONE_NEWNS))
+	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsconform", "/tmp", "tmpfs", 0, "mode=0755,size=1m"))
-		return child_fail("a tmpfs of our own on /tmp: %m");
+	if (idpeer_private_tmp())
+		return 1;
 	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
 			   "mknod char device 1:3 in A");
 	rc |= expect_errno(mknod("/tmp/loop", S_IFBLK | 0600, makedev(7, 0)), EPERM,
@@ -268,7 +252,7 @@ static int no_modules(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
 		return NO_MODULES;
@@ -325,7 +309,7 @@ static int no_sysctls(void *arg)
 	int rc = 0, err;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++) {
 		err = open_w(global[i]);
@@ -373,7 +357,7 @@ static int no_netdev(void *arg)
 	int err, rc = 0;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	err = lo_set_same_mtu();
 	if (err != EPERM)
@@ -410,7 +394,7 @@ static int bits_reset(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (prctl(PR_SET_SECUREBITS, SOME_BITS))
 		return child_fail("PR_SET_SECUREBITS in A: %m");
@@ -439,7 +423,7 @@ static int noroot_exec(void *arg)
 	struct idpeer_exec with, without;
 
 	(void)arg;
-	if (enter_a(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (idpeer_exec("/proc/self/exe", &without))
 		return 1;

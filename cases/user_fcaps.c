@@ -40,11 +40,9 @@
 } while (0)
 
 #define SKIP_UNLESS_REAL_ROOT() do { \
-	if (!in_initial_userns() || !cap_effective(CAP_SETUID) || \
-	    !cap_effective(CAP_SETGID) || !cap_effective(CAP_SYS_ADMIN) || \
-	    !cap_effective(CAP_CHOWN) || !cap_effective(CAP_FOWNER)) \
-		SKIP(return, "needs real root (CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN, CAP_CHOWN, " \
-		     "CAP_FOWNER in the initial user namespace)"); \
+	const char *why_ = idpeer_needs_real_root(); \
+	if (why_) \
+		SKIP(return, "%s", why_); \
 } while (0)
 
 #define PROG "/tmp/nsconform-prog"
@@ -56,15 +54,6 @@ static const struct vfs_cap_data cap_v2 = {
 	.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
 	.data = { { .permitted = 1U << CAP_NET_RAW } },
 };
-
-/* In a new mount namespace of ours: a private tree and a tmpfs on /tmp. */
-static int private_tmp(void)
-{
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsconform", "/tmp", "tmpfs", 0, "mode=0755,size=16m"))
-		return child_fail("a tmpfs of our own on /tmp: %m");
-	return 0;
-}
 
 /* PROG with the v2 capability written, PLAIN without. */
 static int make_progs(void)
@@ -108,7 +97,7 @@ static int write_inside(struct ns_sync *s)
 	ssize_t n;
 
 	ns_sync_child_side(s);
-	if (ns_unshare_userns_root(CLONE_NEWNS) || private_tmp() || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Inside, the value reads back as the v2 that was written. */
 	n = read_fcaps(PROG, &v);
@@ -187,7 +176,7 @@ static int honoured(void *arg)
 	pid_t b;
 
 	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || private_tmp() || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Root of A would get every capability from execve(): switch that off. */
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
@@ -288,7 +277,7 @@ static int ignored_elsewhere(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (private_tmp())
+	if (idpeer_private_tmp())
 		return 1;
 	if (idpeer_copy_self(PROG, 0755) || chown(PROG, 100000, 100000))
 		return child_fail("prepare %s: %m", PROG);
@@ -340,7 +329,7 @@ static int suid_inside(void *arg)
 static int suid_programs(void *arg)
 {
 	(void)arg;
-	if (private_tmp())
+	if (idpeer_private_tmp())
 		return 1;
 	if (idpeer_copy_self("/tmp/suid-mapped", 0755) ||
 	    chown("/tmp/suid-mapped", 100007, 100008) ||

@@ -34,10 +34,9 @@
 } while (0)
 
 #define SKIP_UNLESS_REAL_ROOT() do { \
-	if (!in_initial_userns() || !cap_effective(CAP_SETUID) || \
-	    !cap_effective(CAP_SETGID) || !cap_effective(CAP_SETFCAP)) \
-		SKIP(return, "needs real root (CAP_SETUID, CAP_SETGID, CAP_SETFCAP in the initial " \
-		     "user namespace)"); \
+	const char *why_ = idpeer_needs_real_root(); \
+	if (why_) \
+		SKIP(return, "%s", why_); \
 } while (0)
 
 /* Write @text to /proc/@pid/@file and expect -@err (0: success). */
@@ -73,18 +72,6 @@ static int expect_read(pid_t pid, const char *file, const char *want)
 	}
 	if (strcmp(got, want))
 		return child_fail("%s reads '%s', expected '%s'", path, got, want);
-	return 0;
-}
-
-/* Become root of a new user namespace "A" mapping the caller's ids. */
-static int enter_a(void)
-{
-	int err = ns_unshare_userns_root(0);
-
-	if (err) {
-		errno = -err;
-		return child_fail("user namespace A: %m");
-	}
 	return 0;
 }
 
@@ -128,7 +115,7 @@ static int sibling_child(void *arg)
 {
 	pid_t target = *(pid_t *)arg;
 
-	if (enter_a())
+	if (idpeer_enter_userns(0))
 		return 1;
 	if (!caps_all_effective())
 		return child_fail("no full capability set in the sibling namespace");
@@ -142,7 +129,7 @@ static int sibling_writes(void *arg)
 	int rc;
 
 	(void)arg;
-	if (enter_a() || idpeer_start(&b, 0))
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A sibling of B: root there with every capability, still refused. */
 	rc = ns_run(0, sibling_child, &b.pid);
@@ -170,7 +157,7 @@ static int a_holds_b(void *arg)
 	int rc;
 
 	ns_sync_child_side(s);
-	if (enter_a() || idpeer_start(&b, 0))
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	if (ns_sync_tell(s, true, &b.pid, sizeof(b.pid)) ||
 	    ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
@@ -228,7 +215,7 @@ static int unmapped_lower(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a() || idpeer_start(&b, 0))
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A maps only its 0: its 1 cannot be mapped into B, alone or with 0. */
 	rc |= expect_write(b.pid, "uid_map", "0 1 1\n", EPERM);
@@ -257,9 +244,9 @@ static int deny_inherited(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (enter_a())
+	if (idpeer_enter_userns(0))
 		return 1;
-	/* enter_a() wrote "deny" in A before its gid_map. */
+	/* idpeer_enter_userns(0) wrote "deny" in A before its gid_map. */
 	rc |= expect_read(getpid(), "setgroups", "deny");
 	rc |= expect_write(getpid(), "setgroups", "allow", EPERM);
 	if (idpeer_start(&b, 0))

@@ -31,6 +31,7 @@
 
 #include "nsconform.h"
 #include "userns.h"
+#include "idpeer.h"
 #include "kselftest_harness.h"
 
 #define SKIP_IF_NO_UNPRIV_USERNS() do { \
@@ -38,18 +39,6 @@
 	if (why_) \
 		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
 } while (0)
-
-/* Become root of a new user namespace mapping our ids, with @flags. */
-static int enter_userns(unsigned long flags)
-{
-	int err = ns_unshare_userns_root(flags);
-
-	if (err) {
-		errno = -err;
-		return child_fail("new user namespace: %m");
-	}
-	return 0;
-}
 
 /* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
 static int owned_by(const char *type, const struct ns_ident *owner)
@@ -95,7 +84,7 @@ static int combined(void *arg)
 
 	if (time)
 		flags |= CLONE_NEWTIME;
-	if (enter_userns(flags))
+	if (idpeer_enter_userns(flags))
 		return 1;
 	if (ns_ident_of(0, "user", &user))
 		return child_fail("stat own user ns: %m");
@@ -192,7 +181,7 @@ static int owner_decides(void *arg)
 	int err, rc = 0;
 
 	/* A with a namespace of the type, owned by A. */
-	if (enter_userns(v->flag))
+	if (idpeer_enter_userns(v->flag))
 		return 1;
 	if (ns_ident_of(0, "user", &a))
 		return child_fail("stat A: %m");
@@ -202,7 +191,7 @@ static int owner_decides(void *arg)
 	if (err)
 		return child_fail("root of A on a namespace A owns: %s", strerror(err));
 	/* B, child of A: root there with every capability, but not in A. */
-	if (enter_userns(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	err = owned_op(v->op);
 	if (err != EPERM)
@@ -288,7 +277,7 @@ static int netns_socket(int sock)
 {
 	int s;
 
-	if (enter_userns(CLONE_NEWNET))
+	if (idpeer_enter_userns(CLONE_NEWNET))
 		return 1;
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0 || send_fd(sock, s))
@@ -311,7 +300,7 @@ static int sibling_uses(void *arg)
 {
 	int s = *(int *)arg, err;
 
-	if (enter_userns(0))
+	if (idpeer_enter_userns(0))
 		return 1;
 	err = mtu_via(s);
 	return err == EPERM ? 0 : child_fail("root of a sibling userns via A's socket: %s, "
@@ -355,11 +344,10 @@ static int file_in_a(int sock)
 {
 	int fd;
 
-	if (enter_userns(CLONE_NEWNS))
+	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsconform", "/tmp", "tmpfs", 0, "mode=0755,size=1m"))
-		return child_fail("a tmpfs of our own on /tmp: %m");
+	if (idpeer_private_tmp())
+		return 1;
 	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0 || write(fd, "x", 1) != 1)
 		return child_fail("create /tmp/secret: %m");
@@ -444,7 +432,7 @@ static int ipc_crossing(void *arg)
 	int id, rc = 0;
 
 	(void)arg;
-	if (enter_userns(CLONE_NEWIPC))
+	if (idpeer_enter_userns(CLONE_NEWIPC))
 		return 1;
 	id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
 	if (id < 0)
