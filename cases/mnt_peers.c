@@ -135,6 +135,52 @@ TEST_F(peers, propagation_type_governs_only_immediate_children)
 	EXPECT_EQ(0, mnt_we_see(mntcov_sub(dcx, dc, "x")));
 }
 
+/* A bind mount of a slave mount is a slave of the same master, not shared: events from the master reach it (mount_namespaces(7), the article on shared subtrees). */
+TEST_F(peers, bind_of_slave_is_slave_of_same_master)
+{
+	char e[MNT_PATH_MAX], sx[MNT_PATH_MAX], ex[MNT_PATH_MAX];
+	struct mnt_info mi;
+	int group;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
+	ASSERT_EQ(group, mntcov_info(0, self->d).master);
+	ASSERT_EQ(0, mount(self->d, e, NULL, MS_BIND, NULL));
+	mi = mntcov_info(0, e);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(group, mi.master);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(ex, e, "x")));
+}
+
+/* Under a slave mount, a new mount is private, while a mount propagated from the master arrives as a slave of the master's new mount (mount_namespaces(7)). */
+TEST_F(peers, mounts_under_slave_private_or_slave_copies)
+{
+	char sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+	struct mnt_info mi;
+	int group;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
+	/* Made in the slave: private. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dy, self->d, "y"), 0));
+	mi = mntcov_info(0, dy);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(0, mi.master);
+	/* Made in the master: shared there, a slave of it in d. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	group = mntcov_info(0, sx).shared;
+	EXPECT_LT(0, group);
+	mi = mntcov_info(0, mntcov_sub(dx, self->d, "x"));
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(group, mi.master);
+}
+
 /* MS_MOVE of a mount whose parent mount is shared fails with EINVAL; from a private parent the same move works (mount(2) EINVAL, mount_namespaces(7)). */
 TEST_F(peers, move_from_shared_parent_einval)
 {

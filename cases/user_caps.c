@@ -418,6 +418,58 @@ TEST(securebits_reset_by_new_userns)
 	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
 }
 
+/* CapBnd, CapAmb and CapInh of /proc/self/status. */
+static int cap_sets(unsigned long long *bnd, unsigned long long *amb, unsigned long long *inh)
+{
+	char buf[4096], *p, *q, *r;
+
+	if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "\nCapBnd:");
+	q = strstr(buf, "\nCapAmb:");
+	r = strstr(buf, "\nCapInh:");
+	if (!p || !q || !r)
+		return -1;
+	*bnd = strtoull(p + 8, NULL, 16);
+	*amb = strtoull(q + 8, NULL, 16);
+	*inh = strtoull(r + 8, NULL, 16);
+	return 0;
+}
+
+static int sets_reset(void *arg)
+{
+	unsigned long long bnd, amb, inh, full;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (cap_sets(&full, &amb, &inh))
+		return child_fail("read CapBnd");
+	/* In A: NET_RAW inheritable and ambient, SYS_BOOT out of the bounding set. */
+	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) ||
+	    prctl(PR_CAPBSET_DROP, CAP_SYS_BOOT, 0, 0, 0))
+		return child_fail("set up the capability sets in A: %m");
+	if (cap_sets(&bnd, &amb, &inh) || bnd & IDPEER_CAP(CAP_SYS_BOOT) ||
+	    amb != IDPEER_CAP(CAP_NET_RAW) || inh != IDPEER_CAP(CAP_NET_RAW))
+		return child_fail("A's sets not as set up");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (cap_sets(&bnd, &amb, &inh))
+		return child_fail("read the sets");
+	if (bnd != full || amb != 0 || inh != 0)
+		return child_fail("after unshare: CapBnd %llx (expected %llx), CapAmb %llx, "
+				  "CapInh %llx (expected 0)", bnd, full, amb, inh);
+	return caps_all_effective() ? 0 : child_fail("not every capability effective");
+}
+
+/* A new user namespace gives its first process full permitted, effective and bounding sets and empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)). */
+TEST(new_userns_resets_bounding_inheritable_ambient)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(sets_reset, NULL));
+}
+
 static int noroot_exec(void *arg)
 {
 	struct idpeer_exec with, without;

@@ -236,6 +236,56 @@ TEST(map_of_id_unmapped_in_parent_eperm)
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
 }
 
+/* unshare(CLONE_NEWUSER); open the own uid_map with or without CAP_SYS_ADMIN. */
+static int target_cap(void *arg)
+{
+	bool admin_at_open = *(bool *)arg;
+	uid_t uid = geteuid();
+	char line[32];
+	int fd, rc = 0;
+
+	snprintf(line, sizeof(line), "0 %u 1\n", uid);
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	/* CAP_SETUID in the target namespace is not what is checked. */
+	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, false) ||
+	    idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, admin_at_open))
+		return child_fail("capset: %m");
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open own uid_map: %m");
+	/* Then the other way round for the write itself. */
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, !admin_at_open))
+		return child_fail("capset: %m");
+	if (admin_at_open ? write(fd, line, strlen(line)) != (ssize_t)strlen(line) :
+			    write(fd, line, strlen(line)) != -1 || errno != EPERM)
+		rc = child_fail("write '0 %u 1', opened %s CAP_SYS_ADMIN: %m, expected %s", uid,
+				admin_at_open ? "with" : "without",
+				admin_at_open ? "success" : "EPERM");
+	close(fd);
+	return rc;
+}
+
+static int target_caps(void *arg)
+{
+	bool with = true, without = false;
+
+	(void)arg;
+	return ns_run(0, target_cap, &with) | ns_run(0, target_cap, &without);
+}
+
+/*
+ * user_namespaces(7) asks for CAP_SETUID (CAP_SETGID) in the target
+ * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
+ * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
+ */
+/* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
+TEST(map_write_needs_opener_cap_sys_admin_in_target)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
+}
+
 /* --- setgroups ----------------------------------------------------------- */
 
 static int deny_inherited(void *arg)

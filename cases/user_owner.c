@@ -109,6 +109,46 @@ TEST(combined_unshare_namespaces_owned_by_new_userns)
 		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
 }
 
+static int create_after_setns(void *arg)
+{
+	const pid_t *b = arg;
+	struct ns_ident bid;
+	int fd;
+
+	if (ns_ident_of(*b, "user", &bid))
+		return child_fail("stat B's user ns: %m");
+	fd = ns_open(*b, "user");
+	if (fd < 0 || setns(fd, CLONE_NEWUSER))
+		return child_fail("setns into B: %m");
+	close(fd);
+	if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
+		return child_fail("unshare(UTS|IPC) in B: %m");
+	return owned_by("uts", &bid) | owned_by("ipc", &bid);
+}
+
+static int owner_after_setns(void *arg)
+{
+	struct userns_holder b;
+	int rc;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (userns_hold(&b, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n"))
+		return child_fail("hold B");
+	rc = ns_run(0, create_after_setns, &b.pid);
+	if (userns_release(&b))
+		rc = 1;
+	return rc;
+}
+
+/* A namespace is owned by the user namespace its creator is in at creation: after setns() into user ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)). */
+TEST(owner_is_creators_userns_after_setns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
+}
+
 /* --- the owner decides ----------------------------------------------------- */
 
 enum owned_op { OP_UTS, OP_NET, OP_MNT, OP_CGROUP };
@@ -253,23 +293,31 @@ static int recv_fd(int sock)
 	return fd;
 }
 
-/* Fork a child that runs @fn(sock) and sends one fd back: the fd, or -1. */
-static int fd_from_child(int (*fn)(int), pid_t *pid)
+/*
+ * Fork a child that runs @fn(sock) and sends one fd back: the fd, or -1.
+ * The child waits for *@sock to close: close it when done with the child.
+ */
+static int fd_from_child(int (*fn)(int), pid_t *pid, int *sock)
 {
 	int sv[2], fd;
 
+	*sock = -1;
+	*pid = -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -1;
 	*pid = ns_clone(0);
-	if (*pid < 0)
+	if (*pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
 		return -1;
+	}
 	if (*pid == 0) {
 		close(sv[0]);
 		_exit(fn(sv[1]));
 	}
 	close(sv[1]);
 	fd = recv_fd(sv[0]);
-	close(sv[0]);
+	*sock = sv[0];
 	return fd;
 }
 
@@ -309,13 +357,15 @@ static int sibling_uses(void *arg)
 
 static int socket_crossing(void *arg)
 {
-	int s, err, rc = 0;
+	int s, sock, err, rc = 0;
 	pid_t a;
 
 	(void)arg;
-	s = fd_from_child(netns_socket, &a);
+	s = fd_from_child(netns_socket, &a, &sock);
 	if (s < 0) {
-		ns_wait(a, NS_WAIT_MS);
+		close(sock);
+		if (a > 0)
+			ns_wait(a, NS_WAIT_MS);
 		return child_fail("no socket from A");
 	}
 	/* We have no capability, but our euid owns A, which owns the netns. */
@@ -328,6 +378,7 @@ static int socket_crossing(void *arg)
 	if (ns_run(0, sibling_uses, &s))
 		rc = 1;
 	close(s);
+	close(sock);
 	if (ns_wait(a, NS_WAIT_MS))
 		rc = 1;
 	return rc;
@@ -364,13 +415,15 @@ static int file_crossing(void *arg)
 {
 	char path[64], c;
 	struct stat st;
-	int fd, rc = 0;
+	int fd, sock, rc = 0;
 	pid_t a;
 
 	(void)arg;
-	fd = fd_from_child(file_in_a, &a);
+	fd = fd_from_child(file_in_a, &a, &sock);
 	if (fd < 0) {
-		ns_wait(a, NS_WAIT_MS);
+		close(sock);
+		if (a > 0)
+			ns_wait(a, NS_WAIT_MS);
 		return child_fail("no file from A");
 	}
 	/* Checked at open: the fd reads for us though we could not open it. */
@@ -384,6 +437,7 @@ static int file_crossing(void *arg)
 		rc = child_fail("fstat through the fd: owner %u:%u, expected %u:%u", st.st_uid,
 				st.st_gid, geteuid(), getegid());
 	close(fd);
+	close(sock);
 	if (ns_wait(a, NS_WAIT_MS))
 		rc = 1;
 	return rc;
