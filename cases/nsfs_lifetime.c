@@ -274,4 +274,133 @@ TEST_F(owner, userns_kept_by_owned_namespace)
 	ASSERT_EQ(0, ns_run(0, owner_worker, (void *)ns_type_of(variant->flag)));
 }
 
+/* --- pid_for_children and time_for_children ------------------------------- */
+
+static int pid_for_children_worker(void *arg)
+{
+	struct ns_ident mine, made, now;
+	struct ns_sync s;
+	int fd, rc = 0;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_unshare_userns_root(0) || ns_ident_of(0, "pid", &mine))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (unshare(CLONE_NEWPID) || ns_sync_init(&s))
+		return child_fail("unshare(CLONE_NEWPID): %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		ns_sync_child_side(&s);
+		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	ns_sync_parent_side(&s);
+	if (ns_ident_of(pid, "pid", &made))
+		rc = child_fail("stat the child's pid namespace: %m");
+	ns_sync_tell(&s, false, NULL, 0);
+	if (ns_wait(pid, NS_WAIT_MS) && !rc)
+		rc = child_fail("the only member failed");
+	ns_sync_close(&s);
+	if (rc)
+		return rc;
+	/* its only member is gone and reaped: our link still names it */
+	if (ns_ident_of(0, "pid_for_children", &now) || !ns_ident_eq(&now, &made))
+		return child_fail("pid_for_children no longer names the emptied namespace: %m");
+	fd = ns_open(0, "pid_for_children");
+	if (fd < 0)
+		return child_fail("open pid_for_children: %m");
+	rc = ioctl_answers(fd, NS_GET_PARENT, &mine, "NS_GET_PARENT of pid_for_children", NULL);
+	close(fd);
+	return rc;
+}
+
+/* A PID namespace is kept by a process whose pid_for_children names it: after its only member was reaped, the link and NS_GET_PARENT still answer (namespaces(7)). */
+TEST(pidns_kept_by_pid_for_children)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, pid_for_children_worker, NULL));
+}
+
+#define OFFSET_S 1000
+
+struct time_probe {
+	struct ns_ident want;	/* the time namespace the child must be in */
+	long parent_s;		/* our CLOCK_MONOTONIC seconds before the fork */
+};
+
+static long mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* A child: in @p->want, with the offset applied to its clock. */
+static int child_in_time_ns(const struct time_probe *p)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		struct ns_ident now;
+		long d;
+
+		if (ns_ident_of(0, "time", &now) || !ns_ident_eq(&now, &p->want))
+			_exit(child_fail("not in the kept time namespace"));
+		d = mono_s() - p->parent_s;
+		if (d < OFFSET_S - 1 || d > OFFSET_S + 5)
+			_exit(child_fail("CLOCK_MONOTONIC %ld s from the parent's, not %d",
+					 d, OFFSET_S));
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int time_for_children_worker(void *arg)
+{
+	struct time_probe p;
+	char line[64];
+	int err, rc;
+
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (unshare(CLONE_NEWTIME))
+		return child_fail("unshare(CLONE_NEWTIME): %m");
+	snprintf(line, sizeof(line), "monotonic %d 0", OFFSET_S);
+	err = ns_write_proc(0, "timens_offsets", line);
+	if (err) {
+		errno = -err;
+		return child_fail("write timens_offsets: %m");
+	}
+	if (ns_ident_of(0, "time_for_children", &p.want))
+		return child_fail("stat time_for_children: %m");
+	p.parent_s = mono_s();
+	rc = child_in_time_ns(&p);
+	if (rc)
+		return rc;
+	/* its first member is gone: the next child enters the same one */
+	p.parent_s = mono_s();
+	return child_in_time_ns(&p);
+}
+
+/* A time namespace is kept by a process whose time_for_children names it: after its member exited, a new child enters it with its offsets (namespaces(7)). */
+TEST(timens_kept_by_time_for_children)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (!ns_type_available("time"))
+		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, time_for_children_worker, NULL));
+}
+
 TEST_HARNESS_MAIN
