@@ -129,62 +129,6 @@ TEST(new_namespaces_never_get_initial_inodes)
 	}
 }
 
-/* Walk every mount namespace we may see; count those with @ino. */
-static int count_mntns_with_inode(unsigned long ino, int *seen)
-{
-	int found = 0;
-
-	*seen = 0;
-	for (int dir = 0; dir < 2; dir++) {
-		int fd = ns_open(0, "mnt");
-
-		if (fd < 0)
-			return -errno;
-		if (dir == 0) {
-			struct ns_ident id;
-
-			nsnew_ident_of_fd(fd, &id);
-			found += id.ino == ino;
-			(*seen)++;
-		}
-		for (int n = 0; n < 100000; n++) {
-			struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
-			int next = ioctl(fd, dir ? NS_MNT_GET_NEXT : NS_MNT_GET_PREV, &info);
-			struct ns_ident id;
-
-			if (next < 0)
-				break;
-			nsnew_ident_of_fd(next, &id);
-			found += id.ino == ino;
-			(*seen)++;
-			close(fd);
-			fd = next;
-		}
-		close(fd);
-	}
-	return found;
-}
-
-/*
- * The mount namespace of the initial mount tree is not reachable by name
- * from inside the runner's mount namespace; NS_MNT_GET_PREV/NEXT walk
- * every mount namespace the caller has CAP_SYS_ADMIN over, which in the
- * initial user namespace is all of them: exactly one has the number.
- */
-/* Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (nsfs.h; linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18). */
-TEST(exactly_one_mount_ns_has_the_initial_inode)
-{
-	int seen, n;
-
-	NSNEW_NEED(NSNEW_NS_GET_ID);
-	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!in_initial_userns() || !have_sys_admin())
-		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
-	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
-	TH_LOG("%d mount namespaces seen", seen);
-	EXPECT_EQ(1, n);
-}
-
 /* --- nsfs file handles --------------------------------------------------- */
 
 /* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (linux:5222470b2fbb "nsfs: support file handles", 6.18). */
@@ -339,33 +283,6 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 	if (why)
 		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
 	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
-}
-
-/* Root of the initial user namespace opens by handle a namespace it is not in (linux:5222470b2fbb "nsfs: support file handles", 6.18). */
-TEST(nsfs_handle_root_opens_a_namespace_it_is_not_in)
-{
-	struct nsnew_nsfs_fh fh;
-	struct ns_ident id, back;
-	struct ns_holder h;
-	int fd, type, nfd;
-
-	NSNEW_NEED(NSNEW_NSFS_HANDLES);
-	if (!in_initial_userns() || !have_sys_admin())
-		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
-	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
-	fd = ns_open(h.pid, "net");
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
-	ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
-	close(fd);
-	nfd = nsnew_nsfs_open(&fh);
-	EXPECT_LE(0, nfd) TH_LOG("open_by_handle_at: %s", strerror(-nfd));
-	if (nfd >= 0) {
-		EXPECT_EQ(0, nsnew_ident_of_fd(nfd, &back));
-		EXPECT_TRUE(ns_ident_eq(&id, &back));
-		close(nfd);
-	}
-	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

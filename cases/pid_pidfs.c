@@ -273,9 +273,13 @@ static pid_t clone_with_tid(pid_t tid)
 /* PID 1 of a new PID namespace owned by a user namespace whose root is nobody. */
 static int pid_max_inside(long outer)
 {
+	struct stat st;
 	pid_t pid;
 	int err;
 
+	/* never write the global pid_max: it must be this namespace's file */
+	if (stat("/proc/sys/kernel/pid_max", &st) || st.st_uid != 0)
+		return child_fail("pid_max is not owned by root of our user namespace");
 	fprintf(stderr, "# pid_max %ld outside, %ld in the new PID namespace\n", outer,
 		read_pid_max());
 	err = write_pid_max(1000);
