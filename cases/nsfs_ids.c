@@ -82,7 +82,7 @@ static bool reserved_ino(ino_t ino)
  * fixed numbers (cgroup 4.6, time 5.6); net and mnt followed in 6.18
  * (linux:7cf730321132 "ns: use inode initializer for initial namespaces").
  */
-/* The initial user namespace's inode is 0xEFFFFFFD (nsfs.h enum init_ns_ino; fixed since 3.8, linux:98f842e675f9). */
+/* The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum init_ns_ino; fixed since 3.8, linux:98f842e675f9). */
 TEST(initial_user_ns_has_fixed_inode)
 {
 	struct ns_ident id;
@@ -129,9 +129,66 @@ TEST(new_namespaces_never_get_initial_inodes)
 	}
 }
 
+/* Walk every mount namespace we may see; count those with @ino. */
+static int count_mntns_with_inode(unsigned long ino, int *seen)
+{
+	int found = 0;
+
+	*seen = 0;
+	for (int dir = 0; dir < 2; dir++) {
+		int fd = ns_open(0, "mnt");
+
+		if (fd < 0)
+			return -errno;
+		if (dir == 0) {
+			struct ns_ident id;
+
+			nsnew_ident_of_fd(fd, &id);
+			found += id.ino == ino;
+			(*seen)++;
+		}
+		for (int n = 0; n < 100000; n++) {
+			struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+			int next = ioctl(fd, dir ? NS_MNT_GET_NEXT : NS_MNT_GET_PREV, &info);
+			struct ns_ident id;
+
+			if (next < 0)
+				break;
+			nsnew_ident_of_fd(next, &id);
+			found += id.ino == ino;
+			(*seen)++;
+			close(fd);
+			fd = next;
+		}
+		close(fd);
+	}
+	return found;
+}
+
+/*
+ * The mount namespace of the initial mount tree is not reachable by name
+ * from inside the runner's mount namespace; NS_MNT_GET_PREV/NEXT walk
+ * every mount namespace for real root in the initial PID namespace
+ * (linux:e6b899f08066 "nsfs: tighten permission checks for ns iteration
+ * ioctls"): exactly one has the number.  Inside the runner this SKIPs.
+ */
+/* Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h; linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18). */
+TEST(exactly_one_mount_ns_has_the_initial_inode)
+{
+	int seen, n;
+
+	NSNEW_NEED(NSNEW_NS_GET_ID);
+	NSNEW_NEED(NSNEW_NS_MNT_ITER);
+	if (!in_initial_userns() || !have_sys_admin() || !nsnew_in_initial_pidns())
+		SKIP(return, "needs real root in the initial PID namespace (NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
+	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
+	TH_LOG("%d mount namespaces seen", seen);
+	EXPECT_EQ(1, n);
+}
+
 /* --- nsfs file handles --------------------------------------------------- */
 
-/* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_describes_and_reopens_each_type)
 {
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
@@ -183,7 +240,7 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
 	return fd;
 }
 
-/* A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE (linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/* A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 {
 	struct nsnew_nsfs_fh fh;
@@ -274,7 +331,7 @@ static int perm_worker(void *arg)
  * is the caller's own namespace, so even the owner of the namespace's user
  * namespace gets ESTALE (6.18 and 7.3).
  */
-/* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 {
 	const char *why = userns_unprivileged_blocker();
@@ -283,6 +340,46 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 	if (why)
 		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
 	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
+}
+
+/*
+ * linux:d2324a9317f0 ("nsfs: tighten permission checks for handle
+ * opening", 7.0, stable 6.18+): a namespace the caller is not in opens only
+ * for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial user and PID
+ * namespaces.  The runner puts each case in a PID namespace of its own, so
+ * there even real root is refused.
+ */
+/* Root opens by handle a namespace it is not in only from the initial PID namespace; from another it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0). */
+TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
+{
+	struct nsnew_nsfs_fh fh;
+	struct ns_ident id, back;
+	struct ns_holder h;
+	bool init_pidns = nsnew_in_initial_pidns();
+	int fd, type, nfd;
+
+	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	if (!in_initial_userns() || !have_sys_admin())
+		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
+	fd = ns_open(h.pid, "net");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
+	ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+	close(fd);
+	nfd = nsnew_nsfs_open(&fh);
+	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
+	       nfd < 0 ? strerror(-nfd) : "opened");
+	if (init_pidns) {
+		ASSERT_LE(0, nfd);
+		EXPECT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+		EXPECT_TRUE(ns_ident_eq(&id, &back));
+	} else {
+		EXPECT_EQ(-ESTALE, nfd);
+	}
+	if (nfd >= 0)
+		close(nfd);
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

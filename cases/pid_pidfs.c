@@ -29,7 +29,7 @@ static const char *const pidfd_ns_files[] = {
 #define HOLD (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS | \
 	      CLONE_NEWCGROUP | CLONE_NEWPID)
 
-/* PIDFD_GET_<type>_NAMESPACE of a process in new namespaces is the namespace /proc/PID/ns/<type> names, for all ten (pidfd.h; linux:5b08bd408534 "pidfs: allow retrieval of namespace file descriptors", 6.11). */
+/* PIDFD_GET_<type>_NAMESPACE of a process in new namespaces is the namespace /proc/PID/ns/<type> names, for all ten (pidfd_open(2), pidfd.h; linux:5b08bd408534 "pidfs: allow retrieval of namespace file descriptors", 6.11). */
 TEST(pidfd_get_namespace_is_the_process_namespace)
 {
 	struct ns_holder h;
@@ -85,7 +85,7 @@ static int info_inside(void *arg)
  * another ns" (Luca Boccassi, 2026, Fixes: linux:7477d7dce48a), the errno
  * glibc's pidfd_getpid() uses; 6.18.44 has it.
  */
-/* PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process outside it (pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info", 6.13). */
+/* PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process outside it (pidfd_open(2), pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info", 6.13). */
 TEST(pidfd_info_pids_are_the_callers_view)
 {
 	struct nsnew_pidfd_info info;
@@ -128,7 +128,7 @@ static pid_t child_that(int how)
  * the task has been reaped, PIDFD_GET_INFO still answers when asked for
  * PIDFD_INFO_EXIT, with exit_code the wait status; without it, ESRCH.
  */
-/* After a child in a new PID ns is reaped its pidfd gives PIDFD_INFO_EXIT with the wait status (exit 7, SIGKILL), other info ESRCH (pidfd.h, 6.15). */
+/* After a child in a new PID ns is reaped its pidfd gives PIDFD_INFO_EXIT with the wait status (exit 7, SIGKILL), other info ESRCH (pidfd_open(2), pidfd.h, 6.15). */
 TEST(pidfd_info_exit_status_after_reap)
 {
 	for (int how = 0; how < 2; how++) {
@@ -214,7 +214,7 @@ static int handles_inside(void *arg)
  * The handle is the pidfs inode (pid's 64-bit id); opening it gives a pidfd
  * only where the pid is visible: ESTALE from a PID namespace below.
  */
-/* A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a namespace it is not in or once reaped (linux:b3caba8f7a34 "pidfs: implement file handle support", 6.13). */
+/* A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a namespace it is not in or once reaped (open_by_handle_at(2); linux:b3caba8f7a34 "pidfs: implement file handle support", 6.13). */
 TEST(pidfs_handle_opens_only_where_pid_is_visible)
 {
 	struct fh_buf mine, theirs;
@@ -304,7 +304,7 @@ static int pid_max_inside(long outer)
  * (The starting value is not asserted: 6.18 starts a new namespace at
  * PID_MAX_LIMIT, the ancestors' limits still apply at allocation.)
  */
-/* pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there (set_tid EINVAL), the parent's is unchanged (6.14). */
+/* pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there (set_tid EINVAL), the parent's is unchanged (pid_namespaces(7), 6.14). */
 TEST(pid_max_is_per_pid_namespace)
 {
 	long outer = read_pid_max();
