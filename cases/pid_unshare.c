@@ -128,6 +128,18 @@ TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 	ns_sync_close(&a.s);
 }
 
+/* Run @fn in a tracked child of the test; its exit code, or -1. */
+static int in_tracked_child(int (*fn)(void))
+{
+	pid_t pid = pidns_track(ns_clone(0));
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(fn());
+	return pidns_reap(pid, NS_WAIT_MS);
+}
+
 static int pfc_before_first_child(void)
 {
 	struct ns_ident pfc, childs;
@@ -173,12 +185,7 @@ static int pfc_before_first_child(void)
 /* After unshare(CLONE_NEWPID), ns/pid_for_children has no value until the first child: ENOENT, then the child's namespace (namespaces(7)). */
 TEST_F(pidns, pid_for_children_before_first_child_enoent)
 {
-	pid_t pid = pidns_track(ns_clone(0));
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(pfc_before_first_child());
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	EXPECT_EQ(0, in_tracked_child(pfc_before_first_child));
 }
 
 static int fork_after_init_child(void)
@@ -211,12 +218,7 @@ static int fork_after_init_child(void)
 /* Once the namespace's init has exited, fork() into it fails with ENOMEM (pid_namespaces(7)). */
 TEST_F(pidns, fork_into_namespace_after_init_exit_is_enomem)
 {
-	pid_t pid = pidns_track(ns_clone(0));
-
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(fork_after_init_child());
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	EXPECT_EQ(0, in_tracked_child(fork_after_init_child));
 }
 
 TEST_HARNESS_MAIN
