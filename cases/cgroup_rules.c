@@ -253,15 +253,31 @@ FIXTURE_SETUP(own)
 	ASSERT_EQ(0, mkdir(self->b, 0755));
 }
 
+/* SIGKILL what is left in @dir, then rmdir it, retrying while tasks leave (EBUSY). */
 static void rmdir_retry(const char *dir)
 {
 	struct timespec tick = { 0, 5000000 };
+	char path[2 * CGVIEW_PATHLEN + 32], buf[4096], *p, *end;
 
-	for (int i = 0; i < 400 && rmdir(dir) && errno == EBUSY; i++)
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (read_file(path, buf, sizeof(buf)) > 0)
+		for (p = buf; *p; p = end) {
+			long pid = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (pid > 0)
+				kill(pid, SIGKILL);
+		}
+	for (int i = 0; i < 1000 && rmdir(dir) && errno == EBUSY; i++)
 		nanosleep(&tick, NULL);
 }
 
-FIXTURE_TEARDOWN(own)
+/*
+ * In the parent, so the cgroups go even when the test process dies by a
+ * signal; what is still in them is ours (the test's children).
+ */
+FIXTURE_TEARDOWN_PARENT(own)
 {
 	char sub[2 * CGVIEW_PATHLEN + 16];
 
