@@ -387,8 +387,9 @@ TEST(numeric_clock_ids_accepted)
 TEST(invalid_clock_id_is_einval)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 100 0\n" }, { .text = "0 5 0\n" }, { .text = "2 5 0\n" }, { .text = "4 5 0\n" },
-		{ .text = "9 5 0\n" }, { .text = "monotonic_raw 5 0\n" }, { .text = "uptime 5 0\n" }, { .text = NULL },
+		{ .text = "monotonic 100 0\n" }, { .text = "0 5 0\n" }, { .text = "2 5 0\n" },
+		{ .text = "4 5 0\n" }, { .text = "9 5 0\n" }, { .text = "monotonic_raw 5 0\n" },
+		{ .text = "uptime 5 0\n" }, { .text = NULL },
 	};
 
 	REQUIRE_TIMENS();
@@ -424,7 +425,8 @@ TEST(nanoseconds_above_999999999_is_einval)
 TEST(writes_before_entry_replace_per_clock)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 100 0\n" }, { .text = "boottime 200 0\n" }, { .text = "monotonic 300 0\n" }, { .text = NULL },
+		{ .text = "monotonic 100 0\n" }, { .text = "boottime 200 0\n" },
+		{ .text = "monotonic 300 0\n" }, { .text = NULL },
 	};
 
 	REQUIRE_TIMENS();
