@@ -612,4 +612,81 @@ TEST(sysv_id_limits_bind_only_their_namespace)
 	}
 }
 
+struct mq_perm_rec {
+	int owner;		/* root of the creator's user namespace */
+	int no_dac;		/* the same without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH */
+	int mapped;		/* root of a child user ns in which the queue's owner is mapped */
+	int unmapped;		/* root of a child user ns with no map */
+};
+
+/*
+ * -errno of opening the queue for reading in a child: in a new user
+ * namespace when @map is set (mapping @map to our uid, "-" for no map),
+ * without the DAC capabilities when @drop_dac.
+ */
+static int mq_try(const char *map, bool drop_dac)
+{
+	pid_t pid = ns_clone(0);
+	mqd_t q;
+
+	if (pid < 0)
+		return -ECHILD;
+	if (pid == 0) {
+		if (map && own_userns(strcmp(map, "-") ? map : NULL)) {
+			child_fail("new user namespace: %m");
+			_exit(100);
+		}
+		if (drop_dac && (cap_drop_effective(CAP_DAC_OVERRIDE) ||
+				 cap_drop_effective(CAP_DAC_READ_SEARCH)))
+			_exit(100);
+		q = mq_open("/nsc-perm", O_RDONLY | O_CLOEXEC);
+		_exit(q == (mqd_t)-1 ? (errno == EACCES ? 13 : 101) : 0);
+	}
+	switch (ns_wait(pid, NS_WAIT_MS)) {
+	case 0:
+		return 0;
+	case 13:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
+static int mq_perm_views(void *arg)
+{
+	struct mq_perm_rec *r = arg;
+	mqd_t q;
+
+	umask(0);
+	q = mq_open("/nsc-perm", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0, NULL);
+	if (q == (mqd_t)-1)
+		return child_fail("mq_open: %m");
+	r->owner = mq_try(NULL, false);
+	r->no_dac = mq_try(NULL, true);
+	r->mapped = mq_try("0", false);
+	r->unmapped = mq_try("-", false);
+	mq_unlink("/nsc-perm");
+	return 0;
+}
+
+/*
+ * A queue with mode 0000 is a file: CAP_DAC_OVERRIDE opens it for root of
+ * any user namespace in which the file's owner and group are mapped
+ * (unlike System V objects, which want CAP_IPC_OWNER in the IPC
+ * namespace's owner); without a map, or without the capability, EACCES.
+ */
+/* POSIX queue permissions are file permissions: a capability counts in a user namespace where the queue's owner is mapped (mq_overview(7), user_namespaces(7)). */
+TEST(mq_permission_override_needs_owner_mapped_in_userns)
+{
+	struct mq_perm_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	r->owner = r->no_dac = r->mapped = r->unmapped = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mq_perm_views, r));
+	EXPECT_EQ(0, r->owner);
+	EXPECT_EQ(-EACCES, r->no_dac);
+	EXPECT_EQ(0, r->mapped);
+	EXPECT_EQ(-EACCES, r->unmapped);
+}
+
 TEST_HARNESS_MAIN
