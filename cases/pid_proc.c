@@ -114,12 +114,14 @@ static int proc_view_init(struct proc_req *q)
 }
 
 /*
+ * A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the
+ * reader's PID there (pid_namespaces(7)).
+ *
  * Inside: /proc/self on the namespace's own mount is "1"; on the mount made
  * in the parent namespace it is the process's PID there (NSpid's first
  * entry).  Outside: the parent reads the child's mount through
  * /proc/PID/root and finds only PID 1 and no /proc/self for itself.
  */
-/* A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the reader's PID there (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 {
 	struct proc_req q = { .test_pid = getpid() };
@@ -194,7 +196,10 @@ static int proc_mounter(struct mount_try *t)
 	return ns_wait(init, NS_WAIT_MS);
 }
 
-/* Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace (user_namespaces(7)). */
+/*
+ * Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace
+ * (user_namespaces(7)).
+ */
 TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 {
 	struct mount_try *t = shared_page();
@@ -259,11 +264,13 @@ static int mount_after_unshare(struct active_rec *r)
 }
 
 /*
+ * proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its
+ * children enter (pid_namespaces(7)).
+ *
  * The mounter's own PID namespace counts, not pid_for_children: O (PID 1)
  * unshares, mounts proc and forks X.  On that mount /proc/self is "1" for
  * O and "2" for X, which is PID 1 of the new namespace; O sees 1 entry.
  */
-/* proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its children enter (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 {
 	struct active_rec *r = shared_page();
@@ -319,11 +326,13 @@ static int nspid_views(struct nspid_rec *r)
 }
 
 /*
+ * The NSpid line starts at the PID namespace of the proc mount it is read through (proc(5),
+ * pid_namespaces(7)).
+ *
  * The same process (init of a new namespace, one level below the test)
  * read through its own proc mount has one entry, 1; through the test's
  * mount one entry more, the first being its PID in the test's namespace.
  */
-/* The NSpid line starts at the PID namespace of the proc mount it is read through (proc(5), pid_namespaces(7)). */
 TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
 {
 	struct nspid_rec *r = shared_page();
