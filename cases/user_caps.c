@@ -375,6 +375,57 @@ TEST(initial_netns_device_config_eperm_from_userns)
 	ASSERT_EQ(0, userns_run_unpriv(no_netdev, NULL));
 }
 
+/* The first filesystem type /proc/filesystems lists without "nodev". */
+static int block_fs_type(char *name, size_t len)
+{
+	char buf[4096], *line, *save = NULL;
+
+	if (read_file("/proc/filesystems", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "nodev", 5))
+			continue;
+		snprintf(name, len, "%s", line + strspn(line, " \t"));
+		return 0;
+	}
+	return -1;
+}
+
+/* Exit code of no_block_fs() when the kernel registered no block filesystem. */
+#define NO_BLOCK_FS 43
+
+static int no_block_fs(void *arg)
+{
+	char type[64], what[96];
+	int rc = 0;
+
+	(void)arg;
+	if (block_fs_type(type, sizeof(type)))
+		return NO_BLOCK_FS;
+	if (idpeer_enter_userns(CLONE_NEWNS) || idpeer_private_tmp())
+		return 1;
+	/* Not FS_USERNS_MOUNT: refused before the device is looked at. */
+	snprintf(what, sizeof(what), "mount %s in A", type);
+	rc |= expect_errno(mount("/dev/nsconform-none", "/tmp", type, MS_RDONLY, NULL), EPERM,
+			   what);
+	/* FS_USERNS_MOUNT filesystems mount (tmpfs is what /tmp already is). */
+	if (mount("nsconform", "/tmp", "tmpfs", 0, "size=1m") || umount2("/tmp", 0))
+		rc = child_fail("mount tmpfs in A: %m");
+	return rc;
+}
+
+/* CAP_SYS_ADMIN in a user namespace mounts only filesystems marked for it (tmpfs, proc, ...): a block filesystem (the first /proc/filesystems lists) gives EPERM (user_namespaces(7), mount(2)). */
+TEST(block_filesystem_mount_eperm_in_userns)
+{
+	int rc;
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	rc = userns_run_unpriv(no_block_fs, NULL);
+	if (rc == NO_BLOCK_FS)
+		SKIP(return, "no block filesystem type registered (/proc/filesystems)");
+	ASSERT_EQ(0, rc);
+}
+
 /* --- securebits -------------------------------------------------------------- */
 
 #define SOME_BITS (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP | SECBIT_NOROOT)
