@@ -538,8 +538,8 @@ static int noroot_exec(void *arg)
 		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx",
 				  without.uid, without.prm, without.eff);
 	if (with.uid != 0 || with.prm != 0 || with.eff != 0)
-		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, expected none",
-				  with.uid, with.prm, with.eff);
+		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, "
+				  "expected none", with.uid, with.prm, with.eff);
 	return 0;
 }
 
