@@ -263,14 +263,14 @@ static pid_t chrooted_child(const char *root, struct ns_sync *s)
 	return pid;
 }
 
-/*
- * h (group H) is shared under the new root r; g outside r is a slave of
- * H and shared (group G); x under r is a slave of G.  Seen from r, the
- * master G has no member, and H is the closest dominant group that does.
- */
 /* "propagate_from:N" in mountinfo names the closest dominant peer group under the reader's root when a slave's master group has no mount there (proc(5), mount_namespaces(7)). */
 TEST_F(peers, propagate_from_shown_when_master_unreachable)
 {
+	/*
+	 * h (group H) is shared under the new root r; g outside r is a slave of
+	 * H and shared (group G); x under r is a slave of G.  Seen from r, the
+	 * master G has no member, and H is the closest dominant group that does.
+	 */
 	char r[MNT_PATH_MAX], h[MNT_PATH_MAX], g[MNT_PATH_MAX], x[MNT_PATH_MAX];
 	struct ns_sync sync;
 	int hid, gid;
@@ -311,13 +311,13 @@ TEST_F(peers, propagate_from_shown_when_master_unreachable)
 	ns_sync_close(&sync);
 }
 
-/*
- * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
- * directories"), 3.18.
- */
 /* rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes that mount away there; of our own mount point it fails with EBUSY (rmdir(2), mount_namespaces(7)). */
 TEST_F(peers, rmdir_of_mount_point_in_other_ns)
 {
+	/*
+	 * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
+	 * directories"), 3.18.
+	 */
 	char e[MNT_PATH_MAX];
 	struct mnt_peer p;
 

@@ -246,14 +246,14 @@ static int owner_decides(void *arg)
 	return rc;
 }
 
-/*
- * No ipc variant: the ipc sysctls and object permissions compare the
- * caller's uid with the owner's root uid, which is the same kernel uid for
- * A and B when only one id can be mapped.
- */
 /* A namespace stays owned by the user ns its creator was in: root of a child user ns gets EPERM on it (uts, net, mnt, cgroup) but not on one it creates (user_namespaces(7)). */
 TEST_F(owner, privilege_decided_by_owning_userns)
 {
+	/*
+	 * No ipc variant: the ipc sysctls and object permissions compare the
+	 * caller's uid with the owner's root uid, which is the same kernel uid for
+	 * A and B when only one id can be mapped.
+	 */
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_decides, (void *)variant));
 }
@@ -501,13 +501,13 @@ static int ipc_crossing(void *arg)
 	return rc;
 }
 
-/*
- * stat_queue_in() compares with the reader's getuid(), which in the
- * unmapped child is the overflow uid too.
- */
 /* The owner and creator ids of a System V IPC object read through each reader's user namespace: 0 in the creator's, 7 where that uid is 7, the overflow uid where unmapped (user_namespaces(7)). */
 TEST(ipc_object_ids_read_per_reader_userns)
 {
+	/*
+	 * stat_queue_in() compares with the reader's getuid(), which in the
+	 * unmapped child is the overflow uid too.
+	 */
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ipc_crossing, NULL));
 }
