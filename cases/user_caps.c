@@ -3,8 +3,7 @@
  * User namespaces: credentials and capabilities.  Ids a namespace does not
  * map cannot be taken or used to create a namespace; capabilities in a
  * user namespace act only on what that namespace owns, never on the
- * initial namespace's clock, devices, modules, sysctls or network
- * devices; a new user namespace resets the securebits, which still apply
+ * initial namespace's clock, devices, modules or sysctls; a new user namespace resets the securebits, which still apply
  * to execve() inside (user_namespaces(7) "Capabilities", "Effect of
  * capabilities within a user namespace", "Interaction of user namespaces
  * and other types of namespaces", capabilities(7), article part 5).
@@ -13,19 +12,17 @@
  * (userns_run_unpriv()), in both passes, and works as root of a user
  * namespace "A" that maps only that unprivileged id.  Nothing here can
  * change the host even on a kernel that wrongly allows it: every refused
- * operation would write back the value it read.
+ * operation would write back the value it read.  Network devices and
+ * sysctls of a foreign netns are the net_rules case's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -303,8 +300,7 @@ static int no_sysctls(void *arg)
 		"/proc/sys/vm/swappiness",
 		"/proc/sys/fs/file-max",
 		"/proc/sys/kernel/overflowuid",
-		"/proc/sys/net/ipv4/ip_forward",	/* initial netns */
-		"/proc/sys/net/core/somaxconn",		/* initial netns */
+		"/proc/sys/kernel/threads-max",
 	};
 	int rc = 0, err;
 
@@ -323,121 +319,11 @@ static int no_sysctls(void *arg)
 	return rc;
 }
 
-/* Root of a user namespace cannot write the sysctls of the initial namespaces (EACCES), but can write those of a network namespace its user namespace owns (user_namespaces(7), proc(5)). */
+/* Root of a user namespace cannot write global sysctls or those of the initial namespaces (EACCES), but can write those of a namespace its user namespace owns (user_namespaces(7), proc(5)). */
 TEST(initial_sysctls_not_writable_from_userns)
 {
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
-}
-
-/* SIOCSIFMTU on lo with its own MTU (no change even if allowed): 0 or errno. */
-static int lo_set_same_mtu(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
-
-	if (s < 0)
-		return errno;
-	if (ioctl(s, SIOCGIFMTU, &ifr) || ioctl(s, SIOCSIFMTU, &ifr))
-		err = errno;
-	close(s);
-	return err;
-}
-
-static int own_lo(void *arg)
-{
-	(void)arg;
-	if (unshare(CLONE_NEWNET))
-		return child_fail("unshare(CLONE_NEWNET) in A: %m");
-	return lo_set_same_mtu() ? child_fail("SIOCSIFMTU on lo of A's netns: %m") : 0;
-}
-
-static int no_netdev(void *arg)
-{
-	int err, rc = 0;
-
-	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
-	err = lo_set_same_mtu();
-	if (err != EPERM)
-		rc = child_fail("SIOCSIFMTU on lo of the initial netns from A: %s, expected EPERM",
-				err ? strerror(err) : "success");
-	if (ns_run(0, own_lo, NULL))
-		rc = 1;
-	return rc;
-}
-
-/* CAP_NET_ADMIN in a user namespace does not cover devices of a network namespace it does not own: EPERM, while the same ioctl works in its own netns (user_namespaces(7)). */
-TEST(initial_netns_device_config_eperm_from_userns)
-{
-	SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_netdev, NULL));
-}
-
-/*
- * A registered filesystem type without FS_USERNS_MOUNT: the first block
- * filesystem /proc/filesystems lists (no "nodev"; in guests these are often
- * modules not loaded), else a known pseudo filesystem.
- */
-static int non_userns_fs_type(char *name, size_t len)
-{
-	static const char *const pseudo[] = { "\tdebugfs\n", "\ttracefs\n", "\tsecurityfs\n",
-					      "\tconfigfs\n", "\tpstore\n", "\thugetlbfs\n" };
-	char buf[4096], copy[4096], *line, *save = NULL;
-
-	if (read_file("/proc/filesystems", buf, sizeof(buf)) < 0)
-		return -1;
-	memcpy(copy, buf, sizeof(copy));
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "nodev", 5))
-			continue;
-		snprintf(name, len, "%s", line + strspn(line, " \t"));
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++) {
-		if (strstr(buf, pseudo[i])) {
-			snprintf(name, len, "%.*s", (int)strlen(pseudo[i]) - 2, pseudo[i] + 1);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* Exit code of no_block_fs() when no such filesystem type is registered. */
-#define NO_BLOCK_FS 43
-
-static int no_block_fs(void *arg)
-{
-	char type[64], what[96];
-	int rc = 0;
-
-	(void)arg;
-	if (non_userns_fs_type(type, sizeof(type)))
-		return NO_BLOCK_FS;
-	if (idpeer_enter_userns(CLONE_NEWNS) || idpeer_private_tmp())
-		return 1;
-	/* Not FS_USERNS_MOUNT: refused before the device is looked at. */
-	snprintf(what, sizeof(what), "mount %s in A", type);
-	rc |= expect_errno(mount("/dev/nsconform-none", "/tmp", type, MS_RDONLY, NULL), EPERM,
-			   what);
-	/* FS_USERNS_MOUNT filesystems mount (tmpfs is what /tmp already is). */
-	if (mount("nsconform", "/tmp", "tmpfs", 0, "size=1m") || umount2("/tmp", 0))
-		rc = child_fail("mount tmpfs in A: %m");
-	return rc;
-}
-
-/* CAP_SYS_ADMIN in a user namespace mounts only filesystems marked for it (tmpfs, proc, ...): a block filesystem, or debugfs and the like, gives EPERM (user_namespaces(7), mount(2)). */
-TEST(non_userns_filesystem_mount_eperm_in_userns)
-{
-	int rc;
-
-	SKIP_IF_NO_UNPRIV_USERNS();
-	rc = userns_run_unpriv(no_block_fs, NULL);
-	if (rc == NO_BLOCK_FS)
-		SKIP(return, "no block filesystem or debugfs-like type registered "
-		     "(/proc/filesystems)");
-	ASSERT_EQ(0, rc);
 }
 
 /* --- securebits -------------------------------------------------------------- */
