@@ -69,7 +69,8 @@ static int size_worker(void *arg)
 	snprintf(what, sizeof(what), "set_tid_size %d, the child's level count", level + 2);
 	rc = want(try_set_tid(CLONE_NEWPID, tids, level + 2), EPERM, what);
 	if (!rc) {
-		snprintf(what, sizeof(what), "set_tid_size %d, one more than its levels", level + 3);
+		snprintf(what, sizeof(what), "set_tid_size %d, one more than its levels",
+			 level + 3);
 		rc = want(try_set_tid(CLONE_NEWPID, tids, level + 3), EINVAL, what);
 	}
 	return rc;

@@ -193,7 +193,8 @@ static int unshare_zero(void *arg)
 	take_all(after);
 	for (int i = 0; i < 2 * NS_NTYPES; i++)
 		if (!ns_ident_eq(&before[i], &after[i]))
-			return child_fail("unshare(0) changed the %s namespace", ns_types[i / 2].name);
+			return child_fail("unshare(0) changed the %s namespace",
+					  ns_types[i / 2].name);
 	return 0;
 }
 
@@ -282,11 +283,13 @@ static int child_answers(struct ns_sync *s, int want, const char *state)
 {
 	int err = -1;
 
-	if (ns_sync_tell(s, false, NULL, 0) || ns_sync_wait(s, false, &err, sizeof(err), NS_WAIT_MS))
+	if (ns_sync_tell(s, false, NULL, 0) ||
+	    ns_sync_wait(s, false, &err, sizeof(err), NS_WAIT_MS))
 		return child_fail("no answer from the child");
 	if (err != want)
 		return child_fail("CLONE_NEWUSER with %s: %s, not %s", state,
-				  err ? strerror(err) : "granted", want ? strerror(want) : "granted");
+				  err ? strerror(err) : "granted",
+				  want ? strerror(want) : "granted");
 	return 0;
 }
 
@@ -319,7 +322,8 @@ static int unmapped_worker(void *arg)
 		errno = -err;
 		rc = child_fail("write the first map: %m");
 	} else {
-		rc = child_answers(&s, EPERM, gid_first ? "the euid unmapped" : "the egid unmapped");
+		rc = child_answers(&s, EPERM,
+				   gid_first ? "the euid unmapped" : "the egid unmapped");
 	}
 	/* the control: with both mapped it works */
 	if (!rc) {
