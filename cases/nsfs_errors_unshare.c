@@ -303,16 +303,11 @@ static int unmapped_worker(void *arg)
 
 	snprintf(uid_line, sizeof(uid_line), "0 %u 1\n", geteuid());
 	snprintf(gid_line, sizeof(gid_line), "0 %u 1\n", getegid());
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
-	if (pid == 0) {
-		ns_sync_child_side(&s);
+	if (pid == 0)
 		_exit(unmapped_child(&s));
-	}
-	ns_sync_parent_side(&s);
 	/* one of the two maps first: the other id is still unmapped */
 	err = ns_write_proc(pid, "setgroups", "deny");
 	if (!err || err == -ENOENT)
