@@ -5,7 +5,7 @@
 # of the CI definitions (make test validates ci/*.yml here).
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 55
+plan 84
 
 # Real TAP: passing, failing, hanging and crashing binaries.
 pass_arg=
@@ -41,8 +41,8 @@ for p in "$k72"/*/; do
 	head -n 6 "$p/hangs.tap" > "$p/cut" && mv "$p/cut" "$p/hangs.tap"
 	rm -f "$p/whoami.tap"
 done
-echo "Kernel panic - not syncing: synthetic" > "$k72/crashed"
-printf '[    0.0] Linux version 7.2.12\n[    9.9] Kernel panic - not syncing: synthetic\n' > "$k72/kernel.log"
+printf 'status=crashed\ncrash=Kernel panic - not syncing: synthetic\n' >> "$k72/meta"
+printf '[    0.0] Linux version 7.2.12\n[    9.9] Kernel panic - not syncing: synthetic\n' > "$k72/klog"
 
 # Terminal table.
 "$report" --no-expectations "$m" > "$scratch/text" 2> "$scratch/text.err"
@@ -144,6 +144,106 @@ printf 'fail 6.x * a/b ref\n' > "$scratch/exp3"
 "$report" --expectations "$scratch/exp3" "$scratch/one/r" > /dev/null 2> "$scratch/exp3.err"
 is "expectations: a bad line is an error" $? 2
 like "expectations: it names file and line" "$scratch/exp3.err" 'exp3:1: '
+
+# Kernel ranges against Debian's release strings (upstream numbering; the
+# patch level from kernel_version= of meta when the release lacks it).
+d=$scratch/deb/r
+for k in 5.10.0-46-amd64 6.1.0-57-amd64 7.2.9+deb14-amd64 7.3-amd64; do
+	mkdir -p "$d/$k/root"
+	printf 'kernel=%s\npasses=root\n' "$k" > "$d/$k/meta"
+	cp "$real/$p1/failing.tap" "$d/$k/root/"
+done
+echo 'kernel_version=6.1.158-1' >> "$d/6.1.0-57-amd64/meta"
+known_on() {	# known_on KERNEL EXPECTATION-LINE: how failing/fails shows on KERNEL
+	printf '%s\n' "$2" > "$scratch/exp-range"
+	"$report" --expectations "$scratch/exp-range" --format json "$d" 2> "$scratch/range.err" |
+		perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+			my ($c) = grep { $_->{id} eq "failing/fails" } @{$d->{cases}};
+			my ($k) = grep { m{/\Q$ARGV[0]\E/} } keys %{$c->{results}};
+			print $c->{results}{$k}{shown};' "$1"
+}
+is "range 5.10 covers 5.10.0-46-amd64" "$(known_on 5.10.0-46-amd64 'fail 5.10 * failing/fails x r')" known
+is "range 6.1 covers 6.1.0-57-amd64" "$(known_on 6.1.0-57-amd64 'fail 6.1 * failing/fails x r')" known
+is "range 7.3 covers 7.3-amd64" "$(known_on 7.3-amd64 'fail 7.3 * failing/fails x r')" known
+is "range 7.2..7.2.10 covers 7.2.9+deb14-amd64" \
+	"$(known_on 7.2.9+deb14-amd64 'fail 7.2..7.2.10 * failing/fails x r')" known
+is "range 7.2.10.. leaves 7.2.9+deb14-amd64 out" \
+	"$(known_on 7.2.9+deb14-amd64 'fail 7.2.10.. * failing/fails x r')" fail
+is "range 6.1.150..6.1.160 covers 6.1.0-57-amd64 (6.1.158-1 in meta)" \
+	"$(known_on 6.1.0-57-amd64 'fail 6.1.150..6.1.160 * failing/fails x r')" known
+is "range ..6.1.100 leaves 6.1.0-57-amd64 (6.1.158-1) out" \
+	"$(known_on 6.1.0-57-amd64 'fail ..6.1.100 * failing/fails x r')" fail
+is "range 5.10.200.. cannot cover 5.10.0-46-amd64 (patch level unknown)" \
+	"$(known_on 5.10.0-46-amd64 'fail 5.10.200.. * failing/fails x r')" fail
+like "and says why" "$scratch/range.err" 'cannot tell whether 5\.10\.0-46-amd64 is in 5\.10\.200\.\.'
+printf 'fail 5.10 * failing/fails x r\nfail 6.1 * failing/fails x r\nfail 7.2 * failing/fails x r
+fail 7.3 * failing/fails x r\n' > "$scratch/exp-all"
+"$report" --expectations "$scratch/exp-all" "$d" > /dev/null 2>&1
+is "a failure known on every Debian kernel of the run: exit 0" $? 0
+
+# The kernel-health marker (nsrun: a kernel warning while a test ran).
+h=$scratch/hl/r/k
+mkdir -p "$h/root"
+printf 'kernel=6.12.0-1-amd64\npasses=root\n' > "$h/meta"
+cat > "$h/root/uts.tap" <<'TAP'
+TAP version 13
+1..2
+#  RUN           global.new_namespace_starts_as_copy ...
+ok 1 global.new_namespace_starts_as_copy
+#  RUN           global.unshare_moves_caller ...
+not ok 2 global.unshare_moves_caller # KERNEL-HEALTH WARNING in switch_task_namespaces (taint 512)
+# klog: [   12.3] WARNING: CPU: 0 PID: 77 at kernel/nsproxy.c:242 switch_task_namespaces+0x9f/0xb0
+# klog: [   12.3] Modules linked in: veth
+TAP
+"$report" --no-expectations "$h" > "$scratch/health" 2>&1
+is "kernel health: a bad result" $? 1
+like "kernel health: its own cell" "$scratch/health" '^uts/unshare_moves_caller +HEALTH'
+like "kernel health: the summary" "$scratch/health" '^failed +1'
+like "kernel health: the klog lines are shown" "$scratch/health" \
+	'^ +# klog: \[ +12\.3\] WARNING: CPU: 0 PID: 77 at kernel/nsproxy\.c:242'
+"$report" --no-expectations --format json "$h" 2>/dev/null | perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	my ($c) = grep { $_->{test} eq "unshare_moves_caller" } @{$d->{cases}};
+	my ($r) = values %{$c->{results}};
+	print "$r->{status} ", scalar @{$r->{klog}}, " $d->{columns}[0]{summary}{health}\n"' \
+	> "$scratch/health.json"
+like "kernel health: json status, klog lines, count" "$scratch/health.json" '^health 2 1$'
+"$report" --no-expectations --format junit "$h" > "$scratch/health.xml" 2>/dev/null
+like "kernel health: a junit error of its own type" "$scratch/health.xml" 'type="health"'
+"$report" --no-expectations --format html "$h" > "$scratch/health.html" 2>/dev/null
+like "kernel health: an html cell of its own" "$scratch/health.html" '<td class="health"'
+"$report" --no-expectations --format markdown "$h" > "$scratch/health.md" 2>/dev/null
+like "kernel health: markdown" "$scratch/health.md" '\| \*\*HEALTH\*\* \|'
+"$report" --no-expectations --summary "$h" > "$scratch/health.sum" 2>/dev/null
+like "kernel health: the summary line counts it" "$scratch/health.sum" 'failed \(1 health\)'
+
+# Findings: the known deviations with their claim, and stale entries.
+printf '%s\n' 'fail 6.12 * uts/unshare_moves_caller stable:6.12.9 warns on unshare' \
+	'fail * * uts/no_such_test unfixed:7.3 renamed since' \
+	'fail * * uts/new_namespace_starts_as_copy linux:0123456789ab passes now' > "$scratch/exp-f"
+"$report" --expectations "$scratch/exp-f" "$h" > "$scratch/find" 2> "$scratch/find.err"
+is "findings: a known kernel-health failure exits 0" $? 0
+like "findings: a section of its own" "$scratch/find" '^Known deviations:'
+like "findings: the claim from the case's comment" "$scratch/find" \
+	'^  uts/unshare_moves_caller \(unshare\(CLONE_NEWUTS\) moves the caller itself'
+like "findings: affected releases, first fixed, reference" "$scratch/find" \
+	'affected 6\.12 \(\* pass\), fixed: 6\.12\.9, reference stable:6\.12\.9'
+like "findings: an entry naming no case is stale" "$scratch/find.err" \
+	'stale expectation .*exp-f:2 \(uts/no_such_test\): no case of this run has that name'
+like "findings: an entry whose results all pass is stale" "$scratch/find.err" \
+	'stale expectation .*exp-f:3 .*every result it covers passed'
+"$report" --expectations "$scratch/exp-f" --format json "$h" 2>/dev/null |
+	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+		print join(" ", map { "$_->{state}:$_->{fixed}" } @{$d->{findings}}), "\n"' \
+	> "$scratch/find.json"
+like "findings: in the json" "$scratch/find.json" '^seen:6\.12\.9 stale:unfixed as of 7\.3 stale:'
+printf '# x\n\n<!-- findings:begin -->\nold\n<!-- findings:end -->\ntail\n' > "$scratch/README"
+"$report" --expectations "$scratch/exp-f" --format findings --readme "$scratch/README" "$h" \
+	2>/dev/null
+like "findings: the README section is rewritten" "$scratch/README" \
+	'^\| `uts/unshare\\_moves\\_caller` \| unshare\(CLONE\\_NEWUTS\) moves'
+unlike "findings: what was between the markers is gone" "$scratch/README" '^old$'
+like "findings: the rest of the README stays" "$scratch/README" '^tail$'
 
 # Bad folders and usage.
 "$report" "$scratch/nonexistent" 2> "$scratch/err"

@@ -5,7 +5,7 @@
 # the initramfs is a crash, not a pass or a hang; the watchdog bounds a
 # guest that never finishes.
 . "$(dirname "$0")/../lib.sh"
-plan 17
+plan 20
 
 # A "case" that reports one result, then panics the guest kernel
 # (writing c to /proc/sysrq-trigger needs no sysrq mask, only root).
@@ -34,7 +34,12 @@ like "the cases never reached are listed" "$kd/meta" '^not_run=root/whoami$'
 like "the kernel log with the panic is kept" "$kd/klog" 'Kernel panic - not syncing'
 like "results gathered before the crash are kept" "$kd/root/uts.tap" '^ok 1 '
 like "the crashing case keeps what it reported" "$kd/root/zpanic.tap" '^ok 1 global\.before_panic'
-like "its running test is not ok # CRASH" "$kd/root/zpanic.tap" '^not ok 2 global\.panics_kernel # CRASH'
+unlike "its TAP is kept as the guest sent it" "$kd/root/zpanic.tap" '^not ok'
+"$top/harness/report" --no-expectations "$kd" > "$scratch/report" 2>&1
+like "the reader names its running test as the crash" "$scratch/report" '^zpanic/panics_kernel +CRASH'
+like "and says why" "$scratch/report" \
+	'CRASH .*zpanic/panics_kernel: CRASH the kernel crashed \(Kernel panic.*while this test ran'
+like "the report names the crashed kernel" "$scratch/report" 'the kernel crashed: Kernel panic'
 like "the summary line says CRASHED" "$scratch/out" 'root FAIL; CRASHED: Kernel panic'
 
 # init that does not exist: the kernel cannot start the initramfs and panics.
