@@ -37,7 +37,9 @@ find_cases() {
 		for c in "$top"/build/cases/*; do [ -x "$c" ] && [ -f "$c" ] && cases+=("$c"); done
 	fi
 	[ ${#cases[@]} -gt 0 ] || die "no case binaries (run make)"
-	for c in "${cases[@]}"; do [ -x "$c" ] && [ -f "$c" ] || die "not an executable case: $c"; done
+	for c in "${cases[@]}"; do
+		[ -x "$c" ] && [ -f "$c" ] || die "not an executable case: $c"
+	done
 }
 
 # The tests of a case binary as reports name them ("test" of the global
@@ -116,7 +118,8 @@ hygiene_after() {
 	if [ -n "${2:-}" ]; then
 		"$top/harness/hygiene" --session "$2" > "$d/procs-after"
 		# Processes that ended meanwhile are no harm; new ones were left behind.
-		comm -13 "$d/procs-before" "$d/procs-after" | sed 's/^/+left behind: /' >> "$d/host.diff"
+		comm -13 "$d/procs-before" "$d/procs-after" | sed 's/^/+left behind: /' \
+			>> "$d/host.diff"
 	fi
 	if [ -s "$d/host.diff" ]; then
 		echo "nsconform: the host changed during the run:" >&2

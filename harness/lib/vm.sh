@@ -38,9 +38,11 @@ probe_kvm() {
 	case $rc in
 	0) r="kvm	a KVM probe guest booted to poweroff" ;;
 	124|137) r="tcg	a KVM probe guest did not finish in ${t}s" ;;
-	*) r="tcg	KVM failed: $(grep -m1 -i -e error -e fail "$work/probe.out" | sed 's/^[^:]*: //')" ;;
+	*) r="tcg	KVM failed: $(grep -m1 -i -e error -e fail "$work/probe.out" |
+		sed 's/^[^:]*: //')" ;;
 	esac
-	[ -n "$bid" ] && { mkdir -p "$cache" && printf '%s\t%s\n' "$bid" "$r" > "$memo"; } 2>/dev/null
+	[ -n "$bid" ] &&
+		{ mkdir -p "$cache" && printf '%s\t%s\n' "$bid" "$r" > "$memo"; } 2>/dev/null
 	echo "$r"
 }
 
@@ -64,7 +66,8 @@ demux() {
 	BEGIN { split(passes, P, " "); for (p in P) system("mkdir -p \"" kd "/" P[p] "\"") }
 	function frame(k, v) { print k "=" v > (kd "/.frames") }
 	function field(name,  i) {
-		for (i = 3; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+		for (i = 3; i <= NF; i++)
+			if (index($i, name "=") == 1) return substr($i, length(name) + 2)
 		return ""
 	}
 	/^@@nsconform begin / { f = kd "/" $3 "/" $4 ".tap"; printf "" > f; cur = $3 " " $4; next }
@@ -79,7 +82,8 @@ demux() {
 		frame("hello_release", field("release")); frame("hello_ms", field("uptime_ms")) }
 	/^@@nsconform ready / && !ready++ { frame("ready_ms", field("uptime_ms")) }
 	/^@@nsconform done / && !done_++ { frame("done_ms", field("uptime_ms")) }
-	/^@@nsconform uname / && !uname++ { s = $0; sub(/^@@nsconform uname /, "", s); frame("uname", s) }
+	/^@@nsconform uname / && !uname++ {
+		s = $0; sub(/^@@nsconform uname /, "", s); frame("uname", s) }
 	/^@@nsconform / { sub(/^@@nsconform /, ""); print > (kd "/guest.log"); next }
 	f != "" { print > f; next }
 	{ print > (kd "/guest.log") }

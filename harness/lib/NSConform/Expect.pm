@@ -13,7 +13,8 @@ my $EXPS = [];
 
 sub glob_re {
 	my ($g) = @_;
-	my $re = join '', map { $_ eq '*' ? '.*' : $_ eq '?' ? '.' : quotemeta($_) } split /([*?])/, $g;
+	my $re = join '', map { $_ eq '*' ? '.*' : $_ eq '?' ? '.' : quotemeta($_) }
+		 split /([*?])/, $g;
 	return qr/^$re$/;
 }
 
@@ -147,7 +148,8 @@ sub claims_of {
 	my $src = slurp("$top/cases/$binary.c") // '';
 	my @lines = split /\n/, $src;
 	for my $i (0 .. $#lines) {
-		next unless $lines[$i] =~ /^TEST(_F|_SIGNAL|_F_TIMEOUT)?\(\s*(\w+)(?:\s*,\s*(\w+))?/;
+		next unless $lines[$i]
+		    =~ /^TEST(_F|_SIGNAL|_F_TIMEOUT)?\(\s*(\w+)(?:\s*,\s*(\w+))?/;
 		my ($kind, $a, $b) = ($1 // '', $2, $3);
 		my $name = $kind =~ /_F/ ? "$a.$b" : $a;
 		my $j = $i - 1;

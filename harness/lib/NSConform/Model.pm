@@ -13,7 +13,7 @@ our @EXPORT = qw(shown is_bad is_ok prepare case_ids cell summarise summary_text
 		 @SECTIONS);
 
 # The status shown for a result: "known" when an expectation covers it.
-sub shown { my $r = shift; return 'missing' unless $r; return $r->{known} ? 'known' : $r->{status}; }
+sub shown { my $r = shift; return !$r ? 'missing' : $r->{known} ? 'known' : $r->{status}; }
 sub is_bad { my $r = shift; return $r && $BAD{$r->{status}} && !$r->{known}; }
 sub is_ok { my $r = shift; return $r && !$BAD{$r->{status}}; }
 sub column_id { return "$_[0]{run}/$_[0]{kernel}/$_[0]{pass}"; }
@@ -67,7 +67,8 @@ sub cell {
 	my %r = (id => $id, binary => $binary, test => $test, number => 0, diag => [],
 		 raw => '', synthetic => 1);
 	if (defined $col->{crashed}) {
-		@r{qw(status reason)} = ('crash', "not run: the kernel crashed ($col->{crashed_short})");
+		@r{qw(status reason)} = ('crash',
+					 "not run: the kernel crashed ($col->{crashed_short})");
 	} elsif ($col->{never}{$binary}) {
 		@r{qw(status reason)} = ('notrun', 'the binary never ran (not_run in meta)');
 	} else {

@@ -156,7 +156,8 @@ sub read_tap_file {
 			$running = undef;
 		} elsif ($t->is_comment || $t->is_unknown) {
 			my $l = $t->as_string;
-			if ($l =~ /^#\s*klog:\s?(.*)$/ && $last_r && $last_r->{status} eq 'health') {
+			my $health = $last_r && $last_r->{status} eq 'health';
+			if ($health && $l =~ /^#\s*klog:\s?(.*)$/) {
 				push @{$last_r->{diag}}, $l;
 				push @{$last_r->{klog}}, $1;
 				next;
@@ -186,7 +187,8 @@ sub read_tap_file {
 				reason => "$cause before this test ran", raw => ''});
 		}
 	} elsif (!defined $planned) {
-		$add->({%whole, status => 'crash', reason => "no plan: $cause", diag => [@pending]});
+		$add->({%whole, status => 'crash', reason => "no plan: $cause",
+			diag => [@pending]});
 	}
 	my @errs = grep { !/^Bad plan|^No plan/ } $p->parse_errors;
 	if (@errs) {
@@ -214,7 +216,8 @@ sub verdicts {
 	for my $d (@paths) {
 		if (-f $d && $d =~ /\.tap$/) { push @taps, $d; next; }
 		return undef unless -d $d;
-		find({wanted => sub { push @taps, $File::Find::name if /\.tap$/ }, follow => 1}, $d);
+		find({wanted => sub { push @taps, $File::Find::name if /\.tap$/ }, follow => 1},
+		     $d);
 	}
 	my @lines;
 	for my $tap (@taps) {
@@ -252,7 +255,9 @@ sub console_log {
 # Only this pass (harness/report --pass), when set.
 our $only_pass;
 
-sub pass_order { return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1]; }
+sub pass_order {
+	return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1];
+}
 
 # The columns (one per kernel and pass) of one kernel folder.
 sub load_kernel_dir {

@@ -42,7 +42,8 @@ for p in "$k72"/*/; do
 	rm -f "$p/whoami.tap"
 done
 printf 'status=crashed\ncrash=Kernel panic - not syncing: synthetic\n' >> "$k72/meta"
-printf '[    0.0] Linux version 7.2.12\n[    9.9] Kernel panic - not syncing: synthetic\n' > "$k72/klog"
+printf '[    0.0] Linux version 7.2.12\n[    9.9] Kernel panic - not syncing: synthetic\n' \
+	> "$k72/klog"
 
 # Terminal table.
 "$report" --no-expectations "$m" > "$scratch/text" 2> "$scratch/text.err"
@@ -53,9 +54,12 @@ like "text: the failure" "$scratch/text" '^failing/fails +FAIL '
 like "text: the timeout" "$scratch/text" '^hangs/blocks_in_wait +TIME '
 like "text: the crashing binary" "$scratch/text" '^crashes/crashing +CRASH '
 like "text: a case the crashed guest never ran" "$scratch/text" '^whoami/whoami +ok .* CRASH *$'
-like "text: tests after the cut are named and not run" "$scratch/text" '^hangs/leaves_child_behind +ok .* NORUN *$'
-like "text: the skip reason is listed" "$scratch/text" '^  failing/passes \(5\.10/.*\): clone3 returned ENOSYS'
-like "text: the missing meta is a warning" "$scratch/text.err" 'warning: .*6\.12\.95\+deb12-amd64: no meta file'
+like "text: tests after the cut are named and not run" "$scratch/text" \
+	'^hangs/leaves_child_behind +ok .* NORUN *$'
+like "text: the skip reason is listed" "$scratch/text" \
+	'^  failing/passes \(5\.10/.*\): clone3 returned ENOSYS'
+like "text: the missing meta is a warning" "$scratch/text.err" \
+	'warning: .*6\.12\.95\+deb12-amd64: no meta file'
 
 # Markdown.
 "$report" --no-expectations --format markdown "$m" > "$scratch/md" 2>> "$scratch/stderr"
@@ -69,17 +73,23 @@ unlike "html: no external assets" "$scratch/m.html" '<(link|script|img|iframe)|s
 like "html: the skip cell carries its reason" "$scratch/m.html" \
 	'class="skip" title="failing/passes on 5\.10/[a-z]+: skip - clone3 returned ENOSYS"'
 like "html: the crash cell" "$scratch/m.html" 'class="crash" title="whoami/whoami on 7\.2/'
-like "html: diagnostics expand" "$scratch/m.html" '<details><summary>FAIL</summary><pre>[^<]*Expected 1'
-like "html: per-kernel summary row" "$scratch/m.html" '<tr class="sum"><th class="case">summary</th><td>[0-9]+ passed'
+like "html: diagnostics expand" "$scratch/m.html" \
+	'<details><summary>FAIL</summary><pre>[^<]*Expected 1'
+like "html: per-kernel summary row" "$scratch/m.html" \
+	'<tr class="sum"><th class="case">summary</th><td>[0-9]+ passed'
 
 # JUnit, checked against the schema.
 "$report" --no-expectations --format junit -o "$scratch/junit.xml" "$m" 2>> "$scratch/stderr"
 check "junit: valid against harness/report-junit.xsd" \
 	xmllint --noout --schema "$top/harness/report-junit.xsd" "$scratch/junit.xml"
-is "junit: one testsuite per kernel and pass" "$(grep -c '<testsuite ' "$scratch/junit.xml")" $((4 * passes))
-like "junit: skipped the standard way" "$scratch/junit.xml" '<skipped message="clone3 returned ENOSYS"/>'
-like "junit: failure the standard way" "$scratch/junit.xml" '<failure message="[^"]*Expected 1 \(1\) == 2 \(2\)" type="fail">'
-like "junit: timeout as an error" "$scratch/junit.xml" '<error message="TIMEOUT[^"]*" type="timeout">'
+is "junit: one testsuite per kernel and pass" \
+	"$(grep -c '<testsuite ' "$scratch/junit.xml")" $((4 * passes))
+like "junit: skipped the standard way" "$scratch/junit.xml" \
+	'<skipped message="clone3 returned ENOSYS"/>'
+like "junit: failure the standard way" "$scratch/junit.xml" \
+	'<failure message="[^"]*Expected 1 \(1\) == 2 \(2\)" type="fail">'
+like "junit: timeout as an error" "$scratch/junit.xml" \
+	'<error message="TIMEOUT[^"]*" type="timeout">'
 sed 's/ timestamp="[^"]*"//' "$scratch/junit.xml" > "$scratch/bad.xml"
 xmllint --noout --schema "$top/harness/report-junit.xsd" "$scratch/bad.xml" > /dev/null 2>&1
 is "junit: the schema check can fail (no timestamp)" $? 3
@@ -90,7 +100,8 @@ got=$(perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
 	my %st = map { $_ => 1 } qw(pass xfail skip fail timeout crash notrun);
 	my @bad = grep { !$st{$_->{status}} } map { values %{$_->{results}} } @{$d->{cases}};
-	print "$d->{schema} $d->{version} ", scalar @{$d->{columns}}, " ", scalar @bad;' < "$scratch/json")
+	print "$d->{schema} $d->{version} ", scalar @{$d->{columns}}, " ", scalar @bad;' \
+	< "$scratch/json")
 is "json: schema, version, columns, known statuses" "$got" "nsconform-report 1 $((4 * passes)) 0"
 
 # Summary mode on one kernel folder (what harness/check prints).
@@ -100,7 +111,8 @@ is "summary: one line per pass" "$(grep -c '^nsconform report: ' "$scratch/summa
 # A synthetic regression: one ok turned not ok.
 cp -R "$m" "$scratch/res/m2"
 cp -R "$m" "$scratch/res/m3"
-sed -i 's/^ok 1 global\.passes$/not ok 1 global.passes/' "$scratch/res/m2/6.12.95+deb12-amd64/$p1/failing.tap"
+sed -i 's/^ok 1 global\.passes$/not ok 1 global.passes/' \
+	"$scratch/res/m2/6.12.95+deb12-amd64/$p1/failing.tap"
 "$report" --no-expectations --baseline "$m" "$scratch/res/m3" > "$scratch/same" 2> /dev/null
 is "baseline: an untouched copy exits 0" $? 0
 is "baseline: an untouched copy has no regression" "$(grep -c '^REGRESSION' "$scratch/same")" 0
@@ -109,8 +121,9 @@ is "baseline: the regression exits 1" $? 1
 is "baseline: exactly one regression" "$(grep -c '^REGRESSION' "$scratch/regr")" 1
 like "baseline: it names that case" "$scratch/regr" \
 	"^REGRESSION +6\\.12\\.95\\+deb12-amd64/$p1 failing/passes: pass -> fail"
-got=$("$report" --no-expectations --format json --baseline "$m" "$scratch/res/m2" 2>> "$scratch/stderr" |
-	perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); print join(" ", map { $_->{case} } @{$d->{regressions}});')
+got=$("$report" --no-expectations --format json --baseline "$m" "$scratch/res/m2" \
+	2>> "$scratch/stderr" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+		print join(" ", map { $_->{case} } @{$d->{regressions}});')
 is "baseline: json names the same case" "$got" "failing/passes"
 
 # Two kernels of one run.
@@ -119,13 +132,17 @@ is "across: a vanished SKIP is no regression" $? 0
 like "across: it is listed" "$scratch/across1" '^SKIP GONE .* failing/passes: skip -> pass'
 "$report" --no-expectations --across 6.1,7.2 "$m" > "$scratch/across2" 2>> "$scratch/stderr"
 is "across: the crashed kernel regresses" $? 1
-like "across: names what the crash took" "$scratch/across2" '^REGRESSION .* whoami/whoami: pass -> crash'
+like "across: names what the crash took" "$scratch/across2" \
+	'^REGRESSION .* whoami/whoami: pass -> crash'
 
 # Expectations.
-printf '# test\nfail  6.12  *  failing/passes  test:synthetic  the synthetic regression\n' > "$scratch/exp1"
-"$report" --expectations "$scratch/exp1" --baseline "$m" "$scratch/res/m2" > "$scratch/known" 2>> "$scratch/stderr"
+printf '# test\nfail  6.12  *  failing/passes  test:synthetic  the synthetic regression\n' \
+	> "$scratch/exp1"
+"$report" --expectations "$scratch/exp1" --baseline "$m" "$scratch/res/m2" > "$scratch/known" \
+	2>> "$scratch/stderr"
 is "expectation: the regression is known, exit 0" $? 0
-like "expectation: shown as known" "$scratch/known" '^KNOWN .* failing/passes: pass -> known: the synthetic regression \[test:synthetic\]'
+like "expectation: shown as known" "$scratch/known" \
+	'^KNOWN .* failing/passes: pass -> known: the synthetic regression \[test:synthetic\]'
 mkdir -p "$scratch/one/r/k"
 cp "$real/meta" "$scratch/one/r/k/"
 for p in "$real"/*/; do
@@ -134,7 +151,8 @@ for p in "$real"/*/; do
 done
 "$report" --no-expectations "$scratch/one/r" > /dev/null 2>> "$scratch/stderr"
 is "a real failure fails the matrix" $? 1
-printf 'fail * * failing/fails selftest:failing.c it fails on purpose\nfail * * whoami/whoami ref:x was broken\n' > "$scratch/exp2"
+printf '%s\n' 'fail * * failing/fails selftest:failing.c it fails on purpose' \
+	'fail * * whoami/whoami ref:x was broken' > "$scratch/exp2"
 "$report" --expectations "$scratch/exp2" "$scratch/one/r" > "$scratch/one.out" 2> "$scratch/one.err"
 is "expectation: the real failure is known, exit 0" $? 0
 like "expectation: the cell says known" "$scratch/one.out" '^failing/fails +known '
@@ -162,8 +180,10 @@ known_on() {	# known_on KERNEL EXPECTATION-LINE: how failing/fails shows on KERN
 			my ($k) = grep { m{/\Q$ARGV[0]\E/} } keys %{$c->{results}};
 			print $c->{results}{$k}{shown};' "$1"
 }
-is "range 5.10 covers 5.10.0-46-amd64" "$(known_on 5.10.0-46-amd64 'fail 5.10 * failing/fails x r')" known
-is "range 6.1 covers 6.1.0-57-amd64" "$(known_on 6.1.0-57-amd64 'fail 6.1 * failing/fails x r')" known
+is "range 5.10 covers 5.10.0-46-amd64" \
+	"$(known_on 5.10.0-46-amd64 'fail 5.10 * failing/fails x r')" known
+is "range 6.1 covers 6.1.0-57-amd64" \
+	"$(known_on 6.1.0-57-amd64 'fail 6.1 * failing/fails x r')" known
 is "range 7.3 covers 7.3-amd64" "$(known_on 7.3-amd64 'fail 7.3 * failing/fails x r')" known
 is "range 7.2..7.2.10 covers 7.2.9+deb14-amd64" \
 	"$(known_on 7.2.9+deb14-amd64 'fail 7.2..7.2.10 * failing/fails x r')" known
@@ -175,7 +195,8 @@ is "range ..6.1.100 leaves 6.1.0-57-amd64 (6.1.158-1) out" \
 	"$(known_on 6.1.0-57-amd64 'fail ..6.1.100 * failing/fails x r')" fail
 is "range 5.10.200.. cannot cover 5.10.0-46-amd64 (patch level unknown)" \
 	"$(known_on 5.10.0-46-amd64 'fail 5.10.200.. * failing/fails x r')" fail
-like "and says why" "$scratch/range.err" 'cannot tell whether 5\.10\.0-46-amd64 is in 5\.10\.200\.\.'
+like "and says why" "$scratch/range.err" \
+	'cannot tell whether 5\.10\.0-46-amd64 is in 5\.10\.200\.\.'
 printf 'fail 5.10 * failing/fails x r\nfail 6.1 * failing/fails x r\nfail 7.2 * failing/fails x r
 fail 7.3 * failing/fails x r\n' > "$scratch/exp-all"
 "$report" --expectations "$scratch/exp-all" "$d" > /dev/null 2>&1

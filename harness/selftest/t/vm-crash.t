@@ -36,7 +36,8 @@ like "results gathered before the crash are kept" "$kd/root/uts.tap" '^ok 1 '
 like "the crashing case keeps what it reported" "$kd/root/zpanic.tap" '^ok 1 global\.before_panic'
 unlike "its TAP is kept as the guest sent it" "$kd/root/zpanic.tap" '^not ok'
 "$top/harness/report" --no-expectations "$kd" > "$scratch/report" 2>&1
-like "the reader names its running test as the crash" "$scratch/report" '^zpanic/panics_kernel +CRASH'
+like "the reader names its running test as the crash" "$scratch/report" \
+	'^zpanic/panics_kernel +CRASH'
 like "and says why" "$scratch/report" \
 	'CRASH .*zpanic/panics_kernel: CRASH the kernel crashed \(Kernel panic.*while this test ran'
 like "the report names the crashed kernel" "$scratch/report" 'the kernel crashed: Kernel panic'

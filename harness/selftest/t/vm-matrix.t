@@ -42,10 +42,12 @@ for asked in 5.10 7; do
 	for pass in root user; do
 		n=$(ls "$kd/$pass"/*.tap 2>/dev/null | wc -l)
 		is "$asked $pass: every case binary has its TAP" "$n" "$ncases"
-		like "$asked $pass: the failing case fails" "$kd/$pass/failing.tap" '^not ok 2 global\.fails'
+		like "$asked $pass: the failing case fails" "$kd/$pass/failing.tap" \
+			'^not ok 2 global\.fails'
 		like "$asked $pass: the hanging case is not ok # TIMEOUT" "$kd/$pass/hangs.tap" \
 			'^not ok 3 global\.blocks_in_wait # TIMEOUT'
-		like "$asked $pass: the case after the hang still ran and passed" "$kd/$pass/uts.tap" \
+		like "$asked $pass: the case after the hang still ran and passed" \
+			"$kd/$pass/uts.tap" \
 			'^ok [0-9]+ global\.'
 		unlike "$asked $pass: uts has no failure" "$kd/$pass/uts.tap" '^not ok'
 	done

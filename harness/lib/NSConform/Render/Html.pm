@@ -23,15 +23,18 @@ h1 { font-size: 1.4em; }
 table.m { border-collapse: collapse; }
 table.m th, table.m td { border: 1px solid #bbb; padding: 2px 6px; vertical-align: top; }
 table.m thead th { background: #eee; position: sticky; top: 0; }
-table.m th.case { text-align: left; font-family: monospace; font-weight: normal; white-space: nowrap; }
+table.m th.case { text-align: left; font-family: monospace; font-weight: normal;
+	white-space: nowrap; }
 table.m td { text-align: center; min-width: 4.5em; }
 table.m tr.sum td, table.m tr.sum th { background: #f4f4f4; font-size: 0.85em; text-align: left; }
 td details summary { cursor: pointer; list-style: none; }
 td details[open] { text-align: left; }
-td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; white-space: pre-wrap; max-width: 45em; margin: 0.3em 0; }
+td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; white-space: pre-wrap;
+	max-width: 45em; margin: 0.3em 0; }
 .pass { background: #c8e6c9; } .xfail { background: #dcedc8; }
 .skip { background: #fff59d; } .known { background: #bbdefb; }
-.fail { background: #ef9a9a; font-weight: bold; } .timeout { background: #ffcc80; font-weight: bold; }
+.fail { background: #ef9a9a; font-weight: bold; }
+.timeout { background: #ffcc80; font-weight: bold; }
 .crash { background: #ce93d8; font-weight: bold; } .notrun { background: #d7ccc8; }
 .health { background: #f48fb1; font-weight: bold; }
 .missing { background: #f5f5f5; color: #999; }
@@ -45,7 +48,8 @@ sub matrix {
 	my $now = strftime('%Y-%m-%d %H:%M:%S UTC', gmtime);
 	out("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
 	out("<title>nsconform: " . h($title) . "</title>\n<style>\n$CSS</style></head><body>\n");
-	out("<h1>nsconform results: " . h($title) . "</h1>\n<p>Generated $now by harness/report.</p>\n");
+	out("<h1>nsconform results: " . h($title) . "</h1>\n");
+	out("<p>Generated $now by harness/report.</p>\n");
 	out("<p class=\"legend\">");
 	out("<span class=\"$_\">" . h($LABEL{$_}) . " $_</span>") for @STATUSES;
 	out("<br>Hover over a cell for its reason; click a cell to expand its diagnostics.</p>\n");

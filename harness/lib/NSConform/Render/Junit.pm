@@ -86,7 +86,8 @@ sub matrix {
 			? "kernel crashed: $c->{crashed}\n" . ($c->{kernel_log} // '') : '';
 		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\" package=\"%s\""
 				      . " hostname=\"%s\" timestamp=\"%s\" tests=\"%d\""
-				      . " failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n"
+				      . " failures=\"%d\" errors=\"%d\" skipped=\"%d\""
+				      . " time=\"%.3f\">\n"
 				      . "    <properties>\n%s    </properties>\n%s"
 				      . "    <system-out/>\n    <system-err>%s</system-err>\n"
 				      . "  </testsuite>\n",

@@ -84,7 +84,8 @@ sub findings {
 	my ($f) = @_;
 	out("\nKnown deviations:\n");
 	for my $e (@$f) {
-		out("  $e->{case}" . (length $e->{claim} ? " ($e->{claim})" : '') . ": $e->{reason}\n");
+		out("  $e->{case}" . (length $e->{claim} ? " ($e->{claim})" : '')
+		    . ": $e->{reason}\n");
 		out("      affected $e->{kernels} ($e->{pass} pass), fixed: "
 		    . ($e->{fixed} || '-') . ", reference $e->{reference}"
 		    . ($e->{state} eq 'stale' ? ", STALE: $e->{stale_why}" : '')
