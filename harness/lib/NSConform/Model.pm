@@ -66,7 +66,9 @@ sub cell {
 	my ($binary, $test) = split m{/}, $id, 2;
 	my %r = (id => $id, binary => $binary, test => $test, number => 0, diag => [],
 		 raw => '', synthetic => 1);
-	if (defined $col->{crashed}) {
+	if ($col->{error}) {
+		@r{qw(status reason)} = ('error', "not run: $col->{crashed_short}");
+	} elsif (defined $col->{crashed}) {
 		@r{qw(status reason)} = ('crash',
 					 "not run: the kernel crashed ($col->{crashed_short})");
 	} elsif ($col->{never}{$binary}) {
@@ -120,7 +122,7 @@ sub summary_text {
 	my @p = ("$s->{pass} passed", "$s->{failed} failed", "$s->{skip} skipped");
 	push @p, "$s->{known} known" if $s->{known};
 	push @p, "$s->{xfail} xfail" if $s->{xfail};
-	my @f = map { "$s->{$_} $_" } grep { $s->{$_} } qw(health timeout crash notrun);
+	my @f = map { "$s->{$_} $_" } grep { $s->{$_} } qw(health timeout crash error notrun);
 	$p[1] .= ' (' . join(', ', @f) . ')' if @f;
 	return join(', ', @p);
 }
@@ -269,6 +271,14 @@ sub compare {
 			push @{$cat{new_skips}}, $e if $ns eq 'skip' && $os ne 'skip';
 			push @{$cat{vanished_skips}}, $e if $os eq 'skip' && $ns ne 'skip';
 		}
+	}
+	# A kernel and pass of the old run that the new one lacks (it vanished,
+	# or could not be fetched or booted) is a regression.
+	for my $c (@$oonly) {
+		push @{$cat{regressions}},
+		    {case => '(all cases)', columns => "$c->{kernel}/$c->{pass}",
+		     old_column => column_id($c), new_column => undef, old => undef, new => undef,
+		     reason => 'no result for this kernel and pass in the new run'};
 	}
 	return {schema => 'nsconform-compare', title => $title,
 		pairs => [map { {old => column_id($_->[0]), new => column_id($_->[1])} } @$pairs],

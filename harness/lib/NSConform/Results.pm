@@ -16,11 +16,11 @@ our @EXPORT = qw(@STATUSES %BAD %LABEL read_meta load_folder read_tap_file verdi
 		 version_of upstream_version kernel_sort_key short_kernel);
 
 # Statuses a result can have, in order of display.
-our @STATUSES = qw(pass xfail skip known fail health timeout crash notrun missing);
-our %BAD = map { $_ => 1 } qw(fail health timeout crash notrun);
+our @STATUSES = qw(pass xfail skip known fail health timeout crash error notrun missing);
+our %BAD = map { $_ => 1 } qw(fail health timeout crash error notrun);
 our %LABEL = (pass => 'ok', xfail => 'xfail', skip => 'skip', known => 'known',
 	      fail => 'FAIL', health => 'HEALTH', timeout => 'TIME', crash => 'CRASH',
-	      notrun => 'NORUN', missing => '-');
+	      error => 'ERROR', notrun => 'NORUN', missing => '-');
 
 sub read_meta {
 	my ($file) = @_;
@@ -288,7 +288,7 @@ sub load_kernel_dir {
 		my $col = {run => $run, kernel => $kernel, pass => $pass, dir => $dir,
 			   meta => $meta, results => {}, kernel_log => $klog,
 			   never => $never{$pass} || {}, crashed => $kcrash,
-			   crashed_short => $short};
+			   crashed_short => $short, error => $st eq 'error'};
 		my $timing = read_meta("$pdir/timing");
 		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
 		my @taps = sort glob("$pdir/*.tap");
@@ -305,7 +305,7 @@ sub load_kernel_dir {
 		    unless defined $kcrash;
 		push @cols, {run => $run, kernel => $kernel, pass => 'none', dir => $dir,
 			     meta => $meta, results => {}, kernel_log => $klog, never => {},
-			     crashed => $kcrash, crashed_short => $short};
+			     crashed => $kcrash, crashed_short => $short, error => $st eq 'error'};
 	}
 	return @cols;
 }

@@ -5,7 +5,7 @@
 # of the CI definitions (make test validates ci/*.yml here).
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 84
+plan 86
 
 # Real TAP: passing, failing, hanging and crashing binaries.
 pass_arg=
@@ -125,6 +125,14 @@ got=$("$report" --no-expectations --format json --baseline "$m" "$scratch/res/m2
 	2>> "$scratch/stderr" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
 		print join(" ", map { $_->{case} } @{$d->{regressions}});')
 is "baseline: json names the same case" "$got" "failing/passes"
+
+# A kernel that vanished from the new run is a regression.
+cp -R "$m" "$scratch/res/m4"
+rm -rf "$scratch/res/m4/6.1.0-47-amd64"
+"$report" --no-expectations --baseline "$m" "$scratch/res/m4" > "$scratch/gone" 2> /dev/null
+is "baseline: a vanished kernel exits 1" $? 1
+like "baseline: it is a regression" "$scratch/gone" \
+	"^REGRESSION +6\\.1\\.0-47-amd64/$p1 \\(all cases\\): absent -> absent: no result"
 
 # Two kernels of one run.
 "$report" --no-expectations --across 5.10,6.1 "$m" > "$scratch/across1" 2>> "$scratch/stderr"

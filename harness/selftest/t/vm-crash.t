@@ -5,7 +5,7 @@
 # the initramfs is a crash, not a pass or a hang; the watchdog bounds a
 # guest that never finishes.
 . "$(dirname "$0")/../lib.sh"
-plan 20
+plan 23
 
 # A "case" that reports one result, then panics the guest kernel
 # (writing c to /proc/sysrq-trigger needs no sysrq mask, only root).
@@ -47,10 +47,15 @@ like "the summary line says CRASHED" "$scratch/out" 'root FAIL; CRASHED: Kernel 
 "$top/harness/matrix" --quiet --results "$scratch/r" --run-id noinit \
 	--append rdinit=/nonexistent --case "$top/build/cases/uts" 5.10 > "$scratch/out" 2>&1
 is "a kernel that cannot start the initramfs makes the matrix exit 1" $? 1
-like "it is reported as a crash that never started the runner" "$scratch/out" \
-	'CRASHED: Kernel panic.*guest runner never started'
+like "it is an ERROR (could not be booted), not a crash" "$scratch/out" \
+	'^nsconform: 5\.10: ERROR: .*Kernel panic.*guest runner never started'
 kd=$(dirname "$(ls "$scratch"/r/noinit/*/meta)")
 like "with its kernel log" "$kd/klog" 'Kernel panic - not syncing'
+like "its meta says status=error" "$kd/meta" '^status=error$'
+"$top/harness/report" --no-expectations --baseline "$scratch/r/panic" "$scratch/r/noinit" \
+	> "$scratch/cmp" 2>&1
+is "a baseline where the kernel errored is a regression" $? 1
+like "the regression names the kernel" "$scratch/cmp" '^REGRESSION .*5\.10\.[^ ]*/root uts/'
 
 # A guest that does not finish in time is stopped by the watchdog.
 start=$(date +%s)

@@ -20,7 +20,7 @@ is "a failing case makes the matrix exit 1" $? 1
 echo "# matrix took $(( $(date +%s) - start )) s"
 like "an unknown kernel is one ERROR line naming it" "$scratch/out" \
 	"^nsconform: 9\.9: ERROR: .*unknown kernel version '9\.9'"
-like "a prove summary per pass and kernel" "$scratch/out" '^# nsconform: user pass on 5\.10\.'
+like "a summary per pass and kernel" "$scratch/out" '^nsconform report: 5\.10\.[^ ]* user: '
 
 for asked in 5.10 7; do
 	meta=$(grep -l "^asked=$asked\$" "$scratch"/r/m/*/meta | head -n 1)

@@ -37,6 +37,7 @@ td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; whit
 .timeout { background: #ffcc80; font-weight: bold; }
 .crash { background: #ce93d8; font-weight: bold; } .notrun { background: #d7ccc8; }
 .health { background: #f48fb1; font-weight: bold; }
+.error { background: #b0bec5; font-weight: bold; }
 .missing { background: #f5f5f5; color: #999; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 4px; border: 1px solid #bbb; }
 .warn { background: #fff3e0; border-left: 4px solid #fb8c00; padding: 0.3em 0.8em; }

@@ -8,7 +8,8 @@ use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 
 my %COLOR = (pass => 32, xfail => 32, skip => 33, known => 36, fail => '1;31',
-	     health => '1;31', timeout => '1;35', crash => '1;35', notrun => 35, missing => 2);
+	     health => '1;31', timeout => '1;35', crash => '1;35', error => '1;35', notrun => 35,
+	     missing => 2);
 our $use_color;
 
 sub paint {
@@ -114,7 +115,7 @@ sub describe {
 	my ($o, $n) = ($e->{old}, $e->{new});
 	my $s = ($o ? $o->{shown} : 'absent') . ' -> ' . ($n ? $n->{shown} : 'absent');
 	my $r = $n && $key !~ /fixes|vanished|missing/ ? $n : $o;
-	my $why = $r ? $r->{reason} : '';
+	my $why = $r ? $r->{reason} : $e->{reason} // '';
 	$why = "$n->{known}{reason} [$n->{known}{reference}]" if $key eq 'known';
 	return length $why ? "$s: $why" : $s;
 }
