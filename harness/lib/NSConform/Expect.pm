@@ -195,13 +195,15 @@ sub findings {
 	my ($top, $ids) = @_;
 	my @f;
 	for my $e (@$EXPS) {
-		my $exists = grep { $_ =~ $e->{re} } @$ids;
+		my @matched = grep { $_ =~ $e->{re} } @$ids;
+		my $exists = @matched;
+		my $case = @matched == 1 ? $matched[0] : $e->{case};	# a pattern naming one case
 		my $state = $e->{hits} ? 'seen' : !$exists ? 'stale' : $e->{covered} ? 'stale'
 			  : 'untested';
 		my $why = !$exists ? 'no case of this run has that name'
 			: $state eq 'stale' ? 'every result it covers passed' : '';
 		push @f, {case => $e->{case}, status => $e->{status}, kernels => $e->{range},
-			  pass => $e->{pass}, claim => claim($top, $e->{case}),
+			  pass => $e->{pass}, claim => claim($top, $case),
 			  fixed => fixed_in($e), reference => $e->{reference},
 			  reason => $e->{reason}, where => $e->{where}, state => $state,
 			  stale_why => $why, seen_on => [sort @{$e->{kernels} // []}]};
