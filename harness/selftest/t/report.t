@@ -5,7 +5,7 @@
 # of the CI definitions (make test validates ci/*.yml here).
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 86
+plan 87
 
 # Real TAP: passing, failing, hanging and crashing binaries.
 pass_arg=
@@ -277,6 +277,8 @@ like "findings: the rest of the README stays" "$scratch/README" '^tail$'
 # Bad folders and usage.
 "$report" "$scratch/nonexistent" 2> "$scratch/err"
 is "a missing folder is an error" $? 2
+"$report" -o "$scratch/never.txt" "$scratch/nonexistent" 2> /dev/null
+check "-o FILE is not written when loading fails" test ! -e "$scratch/never.txt"
 mkdir -p "$scratch/empty/x"
 "$report" "$scratch/empty" 2> "$scratch/err2"
 like "a folder without results says so" "$scratch/err2" 'not a results folder'
