@@ -197,7 +197,8 @@ sub findings {
 	for my $e (@$EXPS) {
 		my @matched = grep { $_ =~ $e->{re} } @$ids;
 		my $exists = @matched;
-		my $case = @matched == 1 ? $matched[0] : $e->{case};	# a pattern naming one case
+		# A pattern that names one case of the run has that case's claim.
+		my $case = @matched == 1 ? $matched[0] : $e->{case};
 		my $state = $e->{hits} ? 'seen' : !$exists ? 'stale' : $e->{covered} ? 'stale'
 			  : 'untested';
 		my $why = !$exists ? 'no case of this run has that name'
