@@ -15,6 +15,7 @@ echo "TAP version 13"
 echo "1..2"
 echo "ok 1 global.before_panic"
 echo "#  RUN           global.panics_kernel ..."
+sleep 2	# let the serial port carry the lines above before the kernel dies
 echo c > /proc/sysrq-trigger
 echo "ok 2 global.panics_kernel"
 EOF
