@@ -3,6 +3,8 @@
 # the claim and its source first: a man page section like "(7)" or "(2)",
 # the article, or linux:<commit>.  Either one line, or one block whose first
 # paragraph is the claim and source.  Prints one TAP line per case file.
+# Then the harness's own scripts: none longer than 500 lines, no line wider
+# than 100 columns.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -10,7 +12,12 @@ use Cwd qw(abs_path);
 
 my $top = dirname(dirname(dirname(dirname(abs_path(__FILE__)))));
 my @files = sort glob("$top/cases/*.c");
-print "1..", scalar(@files), "\n";
+my @scripts = map { glob("$top/$_") } qw(harness/check harness/matrix harness/mutate
+	harness/bench-vm harness/soak harness/verdicts harness/report harness/report-cilint
+	harness/hygiene harness/lib/*.sh harness/lib/NSConform/*.pm
+	harness/lib/NSConform/Render/*.pm harness/selftest/run harness/selftest/lib.sh
+	harness/selftest/t/*.t);
+print "1..", scalar(@files) + scalar(@scripts), "\n";
 my $source = qr{\(\d\)|article|LTP|selftest|linux:[0-9a-f]{12}}i;
 
 # The comment ending on the line above @i: one line with the source, or a
@@ -46,4 +53,18 @@ for my $f (@files) {
 	print @bad ? "not ok $n - $name: tests without a claim and source comment\n"
 		   : "ok $n - $name\n";
 	print "# $_\n" for @bad;
+}
+for my $f (@scripts) {
+	open(my $fh, '<', $f) or die "$f: $!\n";
+	my @lines = <$fh>;
+	my @wide = grep { length($lines[$_] =~ s/\s+$//r =~ s/\t/        /gr) > 100 } 0 .. $#lines;
+	(my $name = $f) =~ s{^\Q$top\E/}{};
+	$n++;
+	if (@lines > 500 || @wide) {
+		print "not ok $n - $name: ", scalar(@lines), " lines, ", scalar(@wide),
+		      " wider than 100 columns\n";
+		print "# line ", $_ + 1, "\n" for @wide;
+	} else {
+		print "ok $n - $name\n";
+	}
 }
