@@ -41,7 +41,7 @@ SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_
 RUN_ARGS ?=
 
 .PHONY: all build deps headers check test selftest clean distclean help \
-	kernel kernels matrix bisect report mutate soak bench-vm
+	kernel kernels matrix bisect report findings mutate soak bench-vm
 
 all: build
 
@@ -60,6 +60,7 @@ help:
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
+	@echo "  make findings     rewrite README.md's known deviations from results/latest"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
 	@echo "Variables: KSELFTEST_DIR=path (kselftest headers), RUN_ARGS=... (passed to the runner)"
@@ -145,6 +146,11 @@ bench-vm: deps
 
 report:
 	harness/report $(RUN_ARGS) results/latest
+
+# The known deviations in README.md, from fixtures/expectations and the
+# last full matrix run (results/latest).
+findings:
+	harness/report --format findings --readme README.md $(RUN_ARGS) results/latest
 
 mutate: deps
 	@$(MAKE) --no-print-directory build
