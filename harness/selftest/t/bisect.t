@@ -32,7 +32,8 @@ case "$v" in
 ok) echo "ok 1 prop.unbindable_bind_fails_einval" ;;
 fail) echo "not ok 1 prop.unbindable_bind_fails_einval" ;;
 skip) echo "ok 1 prop.unbindable_bind_fails_einval # SKIP no such feature" ;;
-crash) echo "status=crashed" > "$dir/boot/$k/meta"; echo "not ok 1 prop.unbindable_bind_fails_einval # CRASH" ;;
+crash)	echo "status=crashed" > "$dir/boot/$k/meta"
+	echo "not ok 1 prop.unbindable_bind_fails_einval # CRASH" ;;
 esac > "$dir/boot/$k/root/mnt_propagation.tap"
 EOF
 chmod +x "$scratch/kernel" "$scratch/boot"
@@ -64,7 +65,8 @@ like "--from/--to bisect a range of one series" "$scratch/out" '^first good: +7\
 # Two boots that disagree blame nothing: 7.2.11 is stepped over.
 sed -i 's/^7\.2\.11+deb13 ok$/7.2.11+deb13 ok fail/' "$FAKE_TABLE"
 run --series 7.2 "$case_"
-like "disagreeing boots are untestable" "$scratch/out" '7\.2\.11\+deb13: untestable \(the boots disagree: ok, then fail\)'
+like "disagreeing boots are untestable" "$scratch/out" \
+	'7\.2\.11\+deb13: untestable \(the boots disagree: ok, then fail\)'
 like "the next release is the first good one" "$scratch/out" '^first good: +7\.2\.12\+deb13$'
 like "the untestable release is named" "$scratch/out" '^between them, untestable: 7\.2\.11\+deb13$'
 # A crash or a SKIP is untestable too.
