@@ -159,7 +159,10 @@ sub claims_of {
 			last if $lines[$j] =~ m{^\s*/\*};
 			$j--;
 		}
-		my $text = join ' ', map { s{^\s*/?\*+/?\s?}{}r =~ s{\s*\*/\s*$}{}r } @block;
+		my @text = map { s{^\s*/?\*+/?\s?}{}r =~ s{\s*\*/\s*$}{}r } @block;
+		shift @text while @text && $text[0] !~ /\S/;
+		my ($para) = split /\n\s*\n/, join("\n", @text);	# the first paragraph
+		my $text = $para // '';
 		$text =~ s/\s+/ /g;
 		$text =~ s/^\s+//;
 		my ($first) = $text =~ /^(.*?\.)(?=\s+[A-Z]|\s*$)/;
