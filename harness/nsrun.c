@@ -14,10 +14,30 @@
  * capabilities (the PID namespace still belongs to the initial user
  * namespace, so the case gains nothing from it).
  *
+ * The user pass works wherever the checkout is (a clone in root's 0700
+ * home): the case's directory is opened while still root and the case is
+ * executed relative to it (execveat), so no ancestor directory has to be
+ * searchable by the unprivileged user; if the binary itself is not
+ * executable for that user, it runs from a private copy on a tmpfs that only
+ * this mount namespace ever saw (detached before the case starts).
+ *
+ * In a chroot "/" is not a mount point, so it cannot be made private: nsrun
+ * then steps out of the chroot inside its own mount namespace, makes every
+ * mount there private, and goes back in (the case still runs chrooted).
+ *
  * Standard output and error of the case are merged, copied to our stdout
  * (for prove) and to the TAP file.  When the case times out, the result
  * lines it still owed are written as "not ok ... # TIMEOUT" so that the
  * plan is met and the failure is named.
+ *
+ * Kernel health: when a result line arrives, nsrun compares the kernel's
+ * taint with its value at the previous result line and reads the records
+ * /dev/kmsg got since then (opened at start, at its end).  A new problem
+ * taint (M, B, D, W, L) or a WARNING, BUG, Oops, refcount, lockdep, KASAN,
+ * UBSAN, KFENCE, RCU-stall or hung-task record turns the result into
+ * "not ok N NAME # KERNEL-HEALTH <summary>" followed by "# klog: <line>"
+ * diagnostics.  Where /dev/kmsg cannot be read, taint alone is used.
+ * NSCONFORM_KMSG and NSCONFORM_TAINTED name files to read instead (tests).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +50,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +67,15 @@ struct opts {
 	char **argv;
 };
 
+/* The kernel's health as last seen (see check_health()). */
+struct health {
+	const char *tainted;	/* file holding the taint mask */
+	unsigned long taint;	/* mask at the previous result line */
+	int kmsg;		/* /dev/kmsg (or the test's file), or -1 */
+	char rec[8192];		/* partial record read from it */
+	size_t len;
+};
+
 /* What nsrun learnt from the TAP stream. */
 struct tap_state {
 	int plan;		/* N of "1..N", or -1 */
@@ -53,6 +84,8 @@ struct tap_state {
 	char line[4096];	/* partial line being assembled */
 	size_t len;
 	FILE *copy;
+	struct health *health;
+	bool unhealthy;		/* a result was turned into KERNEL-HEALTH */
 };
 
 static void usage(FILE *f)
@@ -122,13 +155,180 @@ static void emit(struct tap_state *t, const char *s)
 		fputs(s, t->copy);
 }
 
+/*
+ * Kernel health.  Taint bits that report a kernel problem (the others say
+ * where modules came from, which is no problem of a test): M machine
+ * check, B bad page, D died (oops), W warning, L soft lockup.
+ */
+#define TAINT_PROBLEM ((1UL << 4) | (1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
+static const char taint_letters[] = "PFSRMBUDAWCIOELKXTNJ";
+
+/* What a kernel problem report starts with, anywhere in a log record. */
+static const char *const klog_problems[] = {
+	"WARNING:", "BUG:", "kernel BUG at", "Oops:", "general protection fault",
+	"refcount_t:", "KASAN:", "UBSAN:", "KFENCE:", "KMSAN:",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "suspicious RCU usage",
+	"INFO: task ", "blocked for more than", "rcu_sched self-detected stall",
+	"detected stalls on CPUs", "soft lockup", "hard LOCKUP",
+	"list_add corruption", "list_del corruption", "Kernel panic",
+};
+
+#define KLOG_MAX 20
+
+struct klog {
+	char line[KLOG_MAX][512];
+	int n;			/* lines kept */
+	bool problem;		/* a record matched */
+	char first[512];	/* the first matching record */
+};
+
+static unsigned long read_taint(const struct health *h)
+{
+	unsigned long v = 0;
+	FILE *f = fopen(h->tainted, "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+static void health_open(struct health *h)
+{
+	const char *kmsg = getenv("NSCONFORM_KMSG");
+
+	h->tainted = getenv("NSCONFORM_TAINTED");
+	if (!h->tainted)
+		h->tainted = "/proc/sys/kernel/tainted";
+	h->taint = read_taint(h);
+	h->len = 0;
+	/* Without read access (dmesg_restrict, no /dev) the taint alone counts. */
+	h->kmsg = open(kmsg ? kmsg : "/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (h->kmsg >= 0)
+		lseek(h->kmsg, 0, SEEK_END);
+}
+
+/* One log line: "PRI,SEQ,TS,FLAGS;text" from /dev/kmsg, or plain text. */
+static void klog_line(struct klog *k, char *l)
+{
+	char *semi = strchr(l, ';');
+	size_t i;
+
+	if (*l == ' ' || !*l)
+		return;			/* a record's KEY=VALUE continuation */
+	if (semi && strspn(l, "0123456789,-+cSA") == (size_t)(semi - l))
+		l = semi + 1;
+	for (i = 0; i < sizeof(klog_problems) / sizeof(klog_problems[0]); i++)
+		if (strstr(l, klog_problems[i]))
+			break;
+	if (i < sizeof(klog_problems) / sizeof(klog_problems[0]) && !k->problem) {
+		k->problem = true;
+		snprintf(k->first, sizeof(k->first), "%.511s", l);
+		k->n = 0;	/* keep the report, not what came before it */
+	}
+	if (k->problem && k->n < KLOG_MAX)
+		snprintf(k->line[k->n++], sizeof(k->line[0]), "%.511s", l);
+}
+
+/* Read every record logged since the last call. */
+static void klog_read(struct health *h, struct klog *k)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (h->kmsg < 0)
+		return;
+	for (;;) {
+		n = read(h->kmsg, buf, sizeof(buf));
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records were overwritten: go on */
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n; i++) {
+			if (h->len < sizeof(h->rec) - 1 && buf[i] != '\n')
+				h->rec[h->len++] = buf[i];
+			if (buf[i] != '\n')
+				continue;
+			h->rec[h->len] = '\0';
+			klog_line(k, h->rec);
+			h->len = 0;
+		}
+	}
+}
+
+/*
+ * Called for each result line: if the kernel got a new problem taint or
+ * logged a problem since the previous one, emit the KERNEL-HEALTH form of
+ * the result and return true.
+ */
+static bool check_health(struct tap_state *t, const char *l)
+{
+	struct health *h = t->health;
+	struct klog k = { .n = 0 };
+	unsigned long now, grew;
+	char out[1024], why[700] = "", *name, *end;
+	const char *p;
+	size_t w = 0;
+	int num, i;
+
+	if (!h)
+		return false;
+	now = read_taint(h);
+	grew = now & ~h->taint & TAINT_PROBLEM;
+	h->taint = now;
+	klog_read(h, &k);
+	if (!grew && !k.problem)
+		return false;
+	t->unhealthy = true;
+	p = l + (l[0] == 'o' ? 3 : 7);
+	num = atoi(p);
+	p += strspn(p, "0123456789");
+	p += strspn(p, " ");
+	if (*p == '-' && p[1] == ' ')
+		p += 2;
+	name = strdup(p);
+	if (!name)
+		return false;
+	end = strstr(name, " # ");
+	if (end)
+		*end = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	if (grew) {
+		w += snprintf(why + w, sizeof(why) - w, "kernel tainted ");
+		for (i = 0; taint_letters[i] && w < sizeof(why) - 1; i++)
+			if (grew & (1UL << i))
+				why[w++] = taint_letters[i];
+		w += snprintf(why + w, sizeof(why) - w, " (%lu)", now);
+	}
+	if (k.problem)
+		snprintf(why + w, sizeof(why) - w, "%skernel log: %.160s", grew ? "; " : "", k.first);
+	snprintf(out, sizeof(out), "not ok %d %.250s # KERNEL-HEALTH %s\n", num, name, why);
+	emit(t, out);
+	for (i = 0; i < k.n; i++) {
+		snprintf(out, sizeof(out), "# klog: %.500s\n", k.line[i]);
+		emit(t, out);
+	}
+	emit(t, "# KERNEL-HEALTH: the test's own result was: ");
+	emit(t, l);
+	free(name);
+	return true;
+}
+
+static bool is_result(const char *l)
+{
+	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7);
+}
+
 static void note_line(struct tap_state *t, const char *l)
 {
 	const char *p;
 
 	if (!strncmp(l, "1..", 3) && t->plan < 0)
 		t->plan = atoi(l + 3);
-	else if (!strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7))
+	else if (is_result(l))
 		t->results++;
 	else if (!strncmp(l, "#  RUN ", 7)) {
 		p = l + 7;
@@ -148,7 +348,8 @@ static void feed(struct tap_state *t, const char *buf, size_t n)
 			continue;
 		t->line[t->len] = '\0';
 		note_line(t, t->line);
-		emit(t, t->line);
+		if (!is_result(t->line) || !check_health(t, t->line))
+			emit(t, t->line);
 		t->len = 0;
 	}
 	fflush(stdout);
@@ -191,31 +392,200 @@ static void owe_results(struct tap_state *t, const char *name, const char *why)
 	t->results = t->plan;
 }
 
-/* The child side: become the case, with the privileges of the pass. */
-static void exec_case(const struct opts *o, int out)
+/* May @uid/@gid (with no supplementary groups) do @bit (1 = x) on @st? */
+static bool may(const struct stat *st, uid_t uid, gid_t gid, int bit)
 {
+	if (st->st_uid == uid)
+		return st->st_mode & (bit << 6);
+	if (st->st_gid == gid)
+		return st->st_mode & (bit << 3);
+	return st->st_mode & bit;
+}
+
+/*
+ * A private, executable copy of the case for the user pass: a tmpfs is
+ * mounted over the case's directory in this (private) mount namespace,
+ * the binary copied into it, and the tmpfs detached again, so the case sees
+ * its usual tree and the copy lives only as long as the returned fd.
+ */
+static int private_copy(const char *dir, const char *base, int dirfd)
+{
+	int in, out = -1, mnt = -1;
+	char buf[65536];
+	ssize_t n;
+
+	in = openat(dirfd, base, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	if (mount("nsrun", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256m"))
+		goto out;
+	mnt = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mnt >= 0)
+		out = openat(mnt, base, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	umount2(dir, MNT_DETACH);
+	if (out < 0)
+		goto out;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	close(out);
+	if (n < 0) {
+		close(mnt);
+		mnt = -1;
+	}
+out:
+	close(in);
+	return mnt;
+}
+
+/*
+ * The directory of the case, opened while still root, so the user pass
+ * needs no search permission on its ancestors (a clone in a 0700 home).
+ * Returns a directory fd from which @base is executable for uid/gid, or -1.
+ */
+static int case_dir(const struct opts *o, const char **base, bool own_ns)
+{
+	char dir[4096], *slash;
+	struct stat st, dst;
+	int fd, cp;
+
+	snprintf(dir, sizeof(dir), "%s", o->argv[0]);
+	slash = strrchr(dir, '/');
+	if (!slash) {
+		*base = o->argv[0];
+		snprintf(dir, sizeof(dir), ".");
+	} else {
+		*base = o->argv[0] + (slash - dir) + 1;
+		if (slash == dir)
+			slash++;
+		*slash = '\0';
+	}
+	/* A script's interpreter opens it by /dev/fd/N/NAME: keep N open. */
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &dst) || fstatat(fd, *base, &st, 0))
+		return fd;
+	if (may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4) &&
+	    may(&dst, o->uid, o->gid, 1))
+		return fd;
+	if (!own_ns)
+		return fd;	/* no private mount namespace for a copy */
+	cp = private_copy(dir, *base, fd);
+	if (cp < 0) {
+		fprintf(stderr, "nsrun: %s is not executable by uid %u gid %u and no private copy"
+			" could be made: %m\n", o->argv[0], o->uid, o->gid);
+		return fd;
+	}
+	close(fd);
+	return cp;
+}
+
+static bool is_script(int dirfd, const char *base)
+{
+	char m[2] = "";
+	int fd = openat(dirfd, base, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, m, 2) != 2)
+		m[0] = '\0';
+	close(fd);
+	return m[0] == '#' && m[1] == '!';
+}
+
+/* The child side: become the case, with the privileges of the pass. */
+static void exec_case(const struct opts *o, int out, bool own_ns)
+{
+	const char *base;
+	int dirfd = -1;
+
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	if (out > STDERR_FILENO)
 		close(out);
-	if (!strcmp(o->pass, "user") && geteuid() == 0 &&
-	    drop_privileges(o->uid, o->gid)) {
-		fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n", o->uid, o->gid);
-		_exit(126);
+	if (!strcmp(o->pass, "user") && geteuid() == 0) {
+		dirfd = case_dir(o, &base, own_ns);
+		if (dirfd >= 0 && is_script(dirfd, base))
+			fcntl(dirfd, F_SETFD, 0);
+		if (drop_privileges(o->uid, o->gid)) {
+			fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n",
+				o->uid, o->gid);
+			_exit(126);
+		}
 	}
-	execv(o->argv[0], o->argv);
+	if (dirfd >= 0)
+		syscall(SYS_execveat, dirfd, base, o->argv, environ, 0);
+	else
+		execv(o->argv[0], o->argv);
 	fprintf(stderr, "nsrun: cannot run %s: %m\n", o->argv[0]);
 	_exit(127);
+}
+
+/*
+ * Make every mount of this (new) mount namespace private, so nothing
+ * mounted here propagates to the host.  In a chroot "/" is not the root of
+ * a mount (EINVAL): step out of the chroot (chroot into a subdirectory
+ * while the working directory stays above it, then walk up to the real
+ * root), make everything private from there, and go back in.  Returns 0, or
+ * -1 with a reason in @why.
+ */
+static int mounts_private(const char **why)
+{
+	static const char *const sub[] = { "/proc", "/dev", "/tmp", "/sys", "/etc", "/usr" };
+	struct stat a, b;
+	int root, cwd, i, ok = -1;
+
+	if (!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 0;
+	*why = "cannot make / private";
+	if (errno != EINVAL)
+		return -1;
+	*why = "/ is not a mount point (a chroot) and nsrun could not step out of it";
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || cwd < 0 || chdir("/"))
+		return -1;
+	for (i = 0; i < (int)(sizeof(sub) / sizeof(sub[0])); i++)
+		if (!chroot(sub[i]))
+			break;
+	if (i == (int)(sizeof(sub) / sizeof(sub[0])))
+		goto back;
+	for (i = 0; i < 4096; i++) {
+		if (stat(".", &a) || stat("..", &b))
+			goto back;
+		if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		if (chdir(".."))
+			goto back;
+	}
+	if (chroot("."))
+		goto back;
+	ok = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	if (ok)
+		*why = "/ is not a mount point (a chroot) and the real root could not be made private";
+back:
+	if (fchdir(root) || chroot(".") || fchdir(cwd)) {
+		fprintf(stderr, "nsrun: cannot return into the chroot: %m\n");
+		_exit(125);
+	}
+	close(root);
+	close(cwd);
+	return ok;
 }
 
 /* PID 1 of the case's namespace: set up /proc, run the case, reap all. */
 static int ns_init(const struct opts *o, int out)
 {
 	int status = 0, code = 1;
+	const char *why;
 	pid_t c, r;
 
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+	if (mounts_private(&why)) {
+		fprintf(stderr, "nsrun: no private mount namespace: %s: %m\n", why);
+		return 125;
+	}
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
 		fprintf(stderr, "nsrun: cannot mount a private /proc: %m\n");
 		return 125;
 	}
@@ -223,7 +593,7 @@ static int ns_init(const struct opts *o, int out)
 	if (c < 0)
 		return 125;
 	if (c == 0)
-		exec_case(o, out);
+		exec_case(o, out, true);
 	close(out);
 	while ((r = wait(&status)) != -1 || errno == EINTR) {
 		if (r != c)
@@ -249,7 +619,7 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	if (*own_ns)
 		_exit(ns_init(o, out));
 	setsid();
-	exec_case(o, out);
+	exec_case(o, out, false);
 	return -1;
 }
 
@@ -301,6 +671,7 @@ static FILE *open_tap(const struct opts *o)
 int main(int argc, char **argv)
 {
 	struct tap_state t = { .plan = -1 };
+	struct health h;
 	const char *name;
 	struct opts o;
 	long deadline;
@@ -311,6 +682,8 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv, &o);
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
 	t.copy = open_tap(&o);
+	health_open(&h);
+	t.health = &h;
 	if (pipe2(p, O_CLOEXEC)) {
 		perror("nsrun: pipe");
 		return 2;
@@ -366,6 +739,8 @@ int main(int argc, char **argv)
 		if (!code)
 			code = 1;
 	}
+	if (t.unhealthy && !code)
+		code = 1;
 	if (t.copy)
 		fclose(t.copy);
 	return code;
