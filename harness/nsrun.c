@@ -403,6 +403,59 @@ static bool may(const struct stat *st, uid_t uid, gid_t gid, int bit)
 }
 
 /*
+ * Where an ancestor directory of @path is not searchable for uid/gid (a
+ * clone in root's 0700 home), give this private mount namespace a view in
+ * which it is: a tmpfs over that directory holding only the entry on the
+ * way to @path, bind-mounted from the original.  Paths stay the same, so
+ * whatever the case (or a wrapper such as mutant) executes by path works.
+ */
+static void searchable_path(const char *path, uid_t uid, gid_t gid)
+{
+	char real[4096], top[4096], below[4096], *p, *slash;
+	struct stat st;
+	int fd, round;
+
+	for (round = 0; round < 8; round++) {
+		if (!realpath(path, real))
+			return;
+		top[0] = '\0';
+		for (p = strchr(real + 1, '/'); p; p = strchr(p + 1, '/')) {
+			*p = '\0';
+			if (stat(real, &st) || !S_ISDIR(st.st_mode) || !may(&st, uid, gid, 1))
+				snprintf(top, sizeof(top), "%s", real);
+			*p = '/';
+			if (top[0])
+				break;
+		}
+		if (!top[0])
+			return;
+		/* below: the entry of top on the way to path. */
+		snprintf(below, sizeof(below), "%s", real);
+		slash = strchr(below + strlen(top) + 1, '/');
+		if (slash)
+			*slash = '\0';
+		fd = open(below, O_PATH | O_CLOEXEC);
+		if (fd < 0 || stat(below, &st))
+			return;
+		if (mount("nsrun", top, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k")) {
+			close(fd);
+			return;
+		}
+		if (S_ISDIR(st.st_mode) ? mkdir(below, 0755) : mknod(below, S_IFREG | 0644, 0))
+			goto undo;
+		snprintf(real, sizeof(real), "/proc/self/fd/%d", fd);
+		if (mount(real, below, NULL, MS_BIND | MS_REC, NULL))
+			goto undo;
+		close(fd);
+		continue;
+undo:
+		umount2(top, MNT_DETACH);
+		close(fd);
+		return;
+	}
+}
+
+/*
  * A private, executable copy of the case for the user pass: a tmpfs is
  * mounted over the case's directory in this (private) mount namespace,
  * the binary copied into it, and the tmpfs detached again, so the case sees
@@ -505,6 +558,9 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 	if (out > STDERR_FILENO)
 		close(out);
 	if (!strcmp(o->pass, "user") && geteuid() == 0) {
+		for (int i = 0; own_ns && o->argv[i]; i++)
+			if (strchr(o->argv[i], '/') && !access(o->argv[i], F_OK))
+				searchable_path(o->argv[i], o->uid, o->gid);
 		dirfd = case_dir(o, &base, own_ns);
 		if (dirfd >= 0 && is_script(dirfd, base))
 			fcntl(dirfd, F_SETFD, 0);

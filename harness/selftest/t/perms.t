@@ -2,12 +2,12 @@
 # The user pass works wherever the checkout is: case binaries under a 0700
 # directory (a clone in root's home), and even binaries only root may
 # execute (built with umask 077), run as uid 65534 without the checkout's
-# permissions changing, under the case's own name, and without a mount
-# left on the host.
+# permissions changing, under the case's own name, also when a wrapper
+# executes the case by its path, and without a mount left on the host.
 . "$(dirname "$0")/../lib.sh"
-plan 12
+plan 14
 if [ "$(id -u)" != 0 ]; then
-	for i in $(seq 12); do echo "ok $i # SKIP the user pass drops privileges only as root"; done
+	for i in $(seq 14); do echo "ok $i # SKIP the user pass drops privileges only as root"; done
 	exit 0
 fi
 home=$scratch/root-home
@@ -27,6 +27,11 @@ unlike "0700 home: no permission error" "$scratch/out" 'Permission denied|cannot
 "$top/harness/check" --results "$scratch/r" --run-id perms --no-hygiene --pass user --quiet \
 	"$home/project/build/cases/whoami" > "$scratch/out" 2>&1
 is "0700 home: harness/check's user pass passes" $? 0
+
+# A wrapper that executes the case by its path (as make mutate's mutant does).
+"$nsrun" --pass user -- /usr/bin/env "$home/project/build/cases/whoami" > "$scratch/out" 2>&1
+is "0700 home: a wrapper executes the case by path" $? 0
+like "0700 home: the wrapped case runs as uid 65534" "$scratch/out" '^# Uid:[[:space:]]+65534[[:space:]]'
 
 chmod 0700 "$home/project/build/cases/whoami" "$home/project/build/cases/hangs"
 modes > "$scratch/modes.before"
