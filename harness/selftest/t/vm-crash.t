@@ -8,13 +8,15 @@
 plan 17
 
 # A "case" that reports one result, then panics the guest kernel
-# (writing c to /proc/sysrq-trigger needs no sysrq mask, only root).
+# (writing c to /proc/sysrq-trigger needs no sysrq mask, only root) once
+# nsrun had time to pass its lines on.
 cat > "$scratch/zpanic" <<'EOF'
 #!/bin/sh
 echo "TAP version 13"
 echo "1..2"
 echo "ok 1 global.before_panic"
 echo "#  RUN           global.panics_kernel ..."
+sleep 1	# a panic drops what the serial port has not sent yet
 echo c > /proc/sysrq-trigger
 echo "ok 2 global.panics_kernel"
 EOF
