@@ -41,6 +41,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
@@ -580,18 +581,54 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 }
 
 /*
+ * From outside the chroot (working directory: the chroot's directory),
+ * bind-mount that directory onto itself and enter the bind mount, so that
+ * inside, "/" is the root of a mount as on a machine of its own and the
+ * case can make its mounts private as usual.  The case stays chrooted.
+ */
+static int root_onto_itself(void)
+{
+	struct stat me, st;
+	struct dirent *e;
+	int ok = -1;
+	DIR *up;
+
+	if (stat(".", &me) || mount(".", ".", NULL, MS_BIND | MS_REC, NULL))
+		return -1;
+	if (chdir("..") || !(up = opendir(".")))
+		return -1;
+	while ((e = readdir(up)))
+		if (strcmp(e->d_name, "..") && strcmp(e->d_name, ".") &&
+		    !fstatat(dirfd(up), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISDIR(st.st_mode) && !chdir(e->d_name)) {
+			/* The bind mount now shows through: same directory, new mount. */
+			if (!stat(".", &st) && st.st_ino == me.st_ino && st.st_dev == me.st_dev &&
+			    !chroot(".")) {
+				ok = 0;
+				break;
+			}
+			if (chdir(".."))
+				break;
+		}
+	closedir(up);
+	return ok;
+}
+
+/*
  * Make every mount of this (new) mount namespace private, so nothing
  * mounted here propagates to the host.  In a chroot "/" is not the root of
  * a mount (EINVAL): step out of the chroot (chroot into a subdirectory
  * while the working directory stays above it, then walk up to the real
- * root), make everything private from there, and go back in.  Returns 0, or
- * -1 with a reason in @why.
+ * root), make everything private from there, and go back in, through a
+ * bind mount of the chroot's directory onto itself where possible.
+ * Returns 0, or -1 with a reason in @why.
  */
 static int mounts_private(const char **why)
 {
 	static const char *const sub[] = { "/proc", "/dev", "/tmp", "/sys", "/etc", "/usr" };
+	char wd[4096];
 	struct stat a, b;
-	int root, cwd, i, ok = -1;
+	int root, i, ok = -1;
 
 	if (!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return 0;
@@ -600,8 +637,7 @@ static int mounts_private(const char **why)
 		return -1;
 	*why = "/ is not a mount point (a chroot) and nsrun could not step out of it";
 	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0 || cwd < 0 || chdir("/"))
+	if (root < 0 || !getcwd(wd, sizeof(wd)) || chdir("/"))
 		return -1;
 	for (i = 0; i < (int)(sizeof(sub) / sizeof(sub[0])); i++)
 		if (!chroot(sub[i]))
@@ -621,13 +657,17 @@ static int mounts_private(const char **why)
 	ok = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
 	if (ok)
 		*why = "/ is not a mount point (a chroot) and the real root could not be made private";
+	else if (!fchdir(root) && !root_onto_itself())
+		goto done;
 back:
-	if (fchdir(root) || chroot(".") || fchdir(cwd)) {
+	if (fchdir(root) || chroot(".")) {
 		fprintf(stderr, "nsrun: cannot return into the chroot: %m\n");
 		_exit(125);
 	}
+done:
+	if (chdir(wd))
+		ok = chdir("/");
 	close(root);
-	close(cwd);
 	return ok;
 }
 

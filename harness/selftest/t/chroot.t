@@ -6,15 +6,15 @@
 # nsrun and case binaries.  Everything happens in a mount namespace of the
 # test's own (unshare), so the host's mount table never changes.
 . "$(dirname "$0")/../lib.sh"
-plan 10
+plan 13
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	for i in $(seq 10); do echo "ok $i # SKIP needs root and unshare -m"; done
+	for i in $(seq 13); do echo "ok $i # SKIP needs root and unshare -m"; done
 	exit 0
 fi
 jail=$scratch/jail
 mkdir -p "$jail/proc" "$jail/tmp" "$jail/cases"
 cp "$nsrun" "$jail/nsrun"
-cp "$selftest/whoami" "$jail/cases/"
+cp "$selftest/whoami" "$selftest/rootmount" "$jail/cases/"
 # in_jail CMD...: run CMD in the chroot, in a private mount namespace whose
 # mounts are all shared again; the mount table outside the chroot is kept
 # before and after in $scratch/outside.{before,after}.
@@ -42,6 +42,13 @@ like "user pass: as uid 65534" "$scratch/out" '^# Uid:[[:space:]]+65534[[:space:
 is "user pass: nothing propagated out of the chroot" \
 	"$(diff "$scratch/outside.before" "$scratch/outside.after")" ""
 is "the chroot's /proc is still an empty directory" "$(ls -A "$jail/proc")" ""
+
+# In the chroot "/" is the root of a mount, as cases that make their mounts
+# private need; the case is still chrooted: no user namespace (EPERM).
+in_jail /nsrun --pass root -- /cases/rootmount > "$scratch/out" 2>&1
+like "the case can make / private in its mount namespace" "$scratch/out" '^ok 1 root_is_a_mount'
+like "the case is still chrooted: user namespaces refused" "$scratch/out" '^# userns: Operation not permitted$'
+is "nothing propagated out of the chroot" "$(diff "$scratch/outside.before" "$scratch/outside.after")" ""
 
 # A chroot without a /proc directory: one line saying why, no case run.
 rmdir "$jail/proc"
