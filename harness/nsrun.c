@@ -23,7 +23,9 @@
  *
  * In a chroot "/" is not a mount point, so it cannot be made private: nsrun
  * then steps out of the chroot inside its own mount namespace, makes every
- * mount there private, and goes back in (the case still runs chrooted).
+ * mount there private, and goes back in through a bind mount of the chroot
+ * onto itself, so "/" is a mount root for the case (which is still
+ * chrooted: the kernel refuses it user namespaces).
  *
  * Standard output and error of the case are merged, copied to our stdout
  * (for prove) and to the TAP file.  When the case times out, the result
