@@ -90,6 +90,8 @@ struct tap_state {
 	FILE *copy;
 	struct health *health;
 	bool unhealthy;		/* a result was turned into KERNEL-HEALTH */
+	char *held;		/* the last result and what followed it, or NULL */
+	size_t held_len;
 };
 
 static void usage(FILE *f)
@@ -315,8 +317,9 @@ static bool check_health(struct tap_state *t, const char *l)
 		snprintf(out, sizeof(out), "# klog: %.500s\n", k.line[i]);
 		emit(t, out);
 	}
-	emit(t, "# KERNEL-HEALTH: the test's own result was: ");
-	emit(t, l);
+	snprintf(out, sizeof(out), "# KERNEL-HEALTH: the test's own result was: %.*s\n",
+		 (int)(strcspn(l, "\n") < 900 ? strcspn(l, "\n") : 900), l);
+	emit(t, out);
 	free(name);
 	return true;
 }
@@ -343,6 +346,47 @@ static void note_line(struct tap_state *t, const char *l)
 	}
 }
 
+/*
+ * The last result line and the lines after it wait until the case has
+ * ended: what the kernel logs while the case's namespaces are torn down
+ * counts for that last test.
+ */
+static void hold(struct tap_state *t, const char *l)
+{
+	size_t n = strlen(l);
+	char *h;
+
+	if (t->held_len + n > 65536) {
+		emit(t, l);
+		return;
+	}
+	h = realloc(t->held, t->held_len + n + 1);
+	if (!h) {
+		emit(t, l);
+		return;
+	}
+	memcpy(h + t->held_len, l, n + 1);
+	t->held = h;
+	t->held_len += n;
+}
+
+static void release_held(struct tap_state *t)
+{
+	char *rest;
+
+	if (!t->held)
+		return;
+	rest = strchr(t->held, '\n');
+	rest = rest ? rest + 1 : t->held + t->held_len;
+	if (check_health(t, t->held))
+		emit(t, rest);
+	else
+		emit(t, t->held);
+	free(t->held);
+	t->held = NULL;
+	t->held_len = 0;
+}
+
 static void feed(struct tap_state *t, const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -352,7 +396,9 @@ static void feed(struct tap_state *t, const char *buf, size_t n)
 			continue;
 		t->line[t->len] = '\0';
 		note_line(t, t->line);
-		if (!is_result(t->line) || !check_health(t, t->line))
+		if (t->held || (is_result(t->line) && t->results == t->plan))
+			hold(t, t->line);
+		else if (!is_result(t->line) || !check_health(t, t->line))
 			emit(t, t->line);
 		t->len = 0;
 	}
@@ -842,6 +888,7 @@ int main(int argc, char **argv)
 		if (code == NS_TIMEDOUT)
 			timed_out = true;
 	}
+	release_held(&t);
 	flush_partial(&t);
 	if (timed_out) {
 		char why[128];

@@ -5,12 +5,13 @@
 # taint that was already set before the case started change nothing.  Uses
 # fake sources (NSCONFORM_KMSG, NSCONFORM_TAINTED) and a stand-in case.
 . "$(dirname "$0")/../lib.sh"
-plan 19
+plan 22
 export KMSG=$scratch/kmsg TAINTED=$scratch/tainted
 case_=$top/harness/selftest/fixtures/klog-case
+export TAPFILE=$scratch/klog-case.tap
 run() {	# run WHAT: nsrun the stand-in case against the fake sources
-	NSCONFORM_KMSG=$KMSG NSCONFORM_TAINTED=$TAINTED "$nsrun" -- "$case_" "$1" \
-		> "$scratch/out" 2> "$scratch/err"
+	NSCONFORM_KMSG=$KMSG NSCONFORM_TAINTED=$TAINTED "$nsrun" --tap-dir "$scratch" \
+		-- "$case_" "$1" > "$scratch/out" 2> "$scratch/err"
 }
 printf '4,1,1,-;WARNING: CPU: 1 PID: 9 at old/report.c:1 before_the_case\n' > "$KMSG"
 
@@ -31,6 +32,14 @@ like "a WARNING: the next test is not blamed" "$scratch/out" '^ok 2 global\.seco
 run refcount
 like "a refcount report is a marker too" "$scratch/out" \
 	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: refcount_t: underflow'
+
+run atexit
+like "a report after the last result: that test is marked" "$scratch/out" \
+	'^not ok 2 global\.second # KERNEL-HEALTH kernel log: refcount_t: saturated'
+like "a report after the last result: the first test is not" "$scratch/out" '^ok 1 global\.first$'
+is "a report after the last result: nothing lost, in order" \
+	"$(grep -v -e '^# klog' -e '^# KERNEL-HEALTH' "$scratch/out" | tr '\n' '|')" \
+	"TAP version 13|1..2|ok 1 global.first|not ok 2 global.second # KERNEL-HEALTH kernel log: refcount_t: saturated; leaking memory.|"
 
 run taint
 is "a new W taint: exit 1" $? 1
