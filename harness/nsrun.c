@@ -38,7 +38,9 @@
  * taint (M, B, D, W, L) or a WARNING, BUG, Oops, refcount, lockdep, KASAN,
  * UBSAN, KFENCE, RCU-stall or hung-task record turns the result into
  * "not ok N NAME # KERNEL-HEALTH <summary>" followed by "# klog: <line>"
- * diagnostics.  Where /dev/kmsg cannot be read, taint alone is used.
+ * diagnostics.  The last result waits for the case to end, so reports
+ * from the teardown of its namespaces count for the last test.  Where
+ * /dev/kmsg cannot be read, taint alone is used.
  * NSCONFORM_KMSG and NSCONFORM_TAINTED name files to read instead (tests).
  */
 #define _GNU_SOURCE
