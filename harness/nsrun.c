@@ -15,11 +15,12 @@
  * namespace, so the case gains nothing from it).
  *
  * The user pass works wherever the checkout is (a clone in root's 0700
- * home): the case's directory is opened while still root and the case is
- * executed relative to it (execveat), so no ancestor directory has to be
- * searchable by the unprivileged user; if the binary itself is not
- * executable for that user, it runs from a private copy on a tmpfs that only
- * this mount namespace ever saw (detached before the case starts).
+ * home): in the case's private mount namespace, an ancestor directory the
+ * unprivileged user cannot search is covered by a tmpfs that holds only the
+ * way through (bind-mounted from the original), so every path stays the
+ * same; a binary the user may not execute runs from a private copy under
+ * the same path.  (execveat() relative to a directory fd opened as root
+ * would have been simpler, but fails with ENOENT on Debian's 5.10.223.)
  *
  * In a chroot "/" is not a mount point, so it cannot be made private: nsrun
  * then steps out of the chroot inside its own mount namespace, makes every
@@ -56,7 +57,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -508,102 +508,44 @@ undo:
 }
 
 /*
- * A private, executable copy of the case for the user pass: a tmpfs is
- * mounted over the case's directory in this (private) mount namespace,
- * the binary copied into it, and the tmpfs detached again, so the case sees
- * its usual tree and the copy lives only as long as the returned fd.
+ * A binary the user may not execute (built under umask 077) runs from a
+ * private copy: a tmpfs mounted over its directory in this (private) mount
+ * namespace holds an executable copy under the same name, so the path, the
+ * process name and /proc/self/exe re-execution stay as they were.
  */
-static int private_copy(const char *dir, const char *base, int dirfd)
+static void private_copy(const char *path)
 {
-	int in, out = -1, mnt = -1;
-	char buf[65536];
+	char dir[4096], *slash, buf[65536];
+	int in, out;
 	ssize_t n;
 
-	in = openat(dirfd, base, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	if (mount("nsrun", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256m"))
-		goto out;
-	mnt = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (mnt >= 0)
-		out = openat(mnt, base, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
-	umount2(dir, MNT_DETACH);
-	if (out < 0)
-		goto out;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			n = -1;
-			break;
-		}
-	close(out);
-	if (n < 0) {
-		close(mnt);
-		mnt = -1;
-	}
-out:
-	close(in);
-	return mnt;
-}
-
-/*
- * The directory of the case, opened while still root, so the user pass
- * needs no search permission on its ancestors (a clone in a 0700 home).
- * Returns a directory fd from which @base is executable for uid/gid, or -1.
- */
-static int case_dir(const struct opts *o, const char **base, bool own_ns)
-{
-	char dir[4096], *slash;
-	struct stat st, dst;
-	int fd, cp;
-
-	snprintf(dir, sizeof(dir), "%s", o->argv[0]);
+	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
-	if (!slash) {
-		*base = o->argv[0];
+	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
-	} else {
-		*base = o->argv[0] + (slash - dir) + 1;
-		if (slash == dir)
-			slash++;
-		*slash = '\0';
+	else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || mount("nsrun", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256m")) {
+		fprintf(stderr, "nsrun: %s is not executable by the user and no private copy"
+			" could be made: %m\n", path);
+		if (in >= 0)
+			close(in);
+		return;
 	}
-	/* A script's interpreter opens it by /dev/fd/N/NAME: keep N open. */
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &dst) || fstatat(fd, *base, &st, 0))
-		return fd;
-	if (may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4) &&
-	    may(&dst, o->uid, o->gid, 1))
-		return fd;
-	if (!own_ns)
-		return fd;	/* no private mount namespace for a copy */
-	cp = private_copy(dir, *base, fd);
-	if (cp < 0) {
-		fprintf(stderr, "nsrun: %s is not executable by uid %u gid %u and no private copy"
-			" could be made: %m\n", o->argv[0], o->uid, o->gid);
-		return fd;
-	}
-	close(fd);
-	return cp;
-}
-
-static bool is_script(int dirfd, const char *base)
-{
-	char m[2] = "";
-	int fd = openat(dirfd, base, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, m, 2) != 2)
-		m[0] = '\0';
-	close(fd);
-	return m[0] == '#' && m[1] == '!';
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (out >= 0)
+		close(out);
+	close(in);
 }
 
 /* The child side: become the case, with the privileges of the pass. */
 static void exec_case(const struct opts *o, int out, bool own_ns)
 {
-	const char *base;
-	int dirfd = -1;
+	struct stat st;
 
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
@@ -613,19 +555,16 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 		for (int i = 0; own_ns && o->argv[i]; i++)
 			if (strchr(o->argv[i], '/') && !access(o->argv[i], F_OK))
 				searchable_path(o->argv[i], o->uid, o->gid);
-		dirfd = case_dir(o, &base, own_ns);
-		if (dirfd >= 0 && is_script(dirfd, base))
-			fcntl(dirfd, F_SETFD, 0);
+		if (own_ns && !stat(o->argv[0], &st) &&
+		    !(may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4)))
+			private_copy(o->argv[0]);
 		if (drop_privileges(o->uid, o->gid)) {
 			fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n",
 				o->uid, o->gid);
 			_exit(126);
 		}
 	}
-	if (dirfd >= 0)
-		syscall(SYS_execveat, dirfd, base, o->argv, environ, 0);
-	else
-		execv(o->argv[0], o->argv);
+	execv(o->argv[0], o->argv);
 	fprintf(stderr, "nsrun: cannot run %s: %m\n", o->argv[0]);
 	_exit(127);
 }
