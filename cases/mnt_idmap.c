@@ -186,7 +186,8 @@ static int create_through(void *arg)
 		/* Our fsuid is U2's 5, which is U1's 5: not mapped in U1. */
 		if (open("/tmp/idm/new", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) != -1 ||
 		    errno != EOVERFLOW)
-			rc = child_fail("create through the idmapped mount: %m, expected EOVERFLOW");
+			rc = child_fail("create through the idmapped mount: %m, "
+					"expected EOVERFLOW");
 		if (mkdir("/tmp/idm/newdir", 0755) != -1 || errno != EOVERFLOW)
 			rc = child_fail("mkdir through the idmapped mount: %m, expected EOVERFLOW");
 		if (access("/tmp/src/new", F_OK) == 0)

@@ -181,6 +181,25 @@ TEST_F(peers, mounts_under_slave_private_or_slave_copies)
 	EXPECT_EQ(group, mi.master);
 }
 
+/* A mount moved under a shared mount propagates to its peers like a new mount would (mount_namespaces(7) MS_MOVE, the article on shared subtrees). */
+TEST_F(peers, move_under_shared_mount_propagates)
+{
+	char t[MNT_PATH_MAX], sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], m[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
+	ASSERT_EQ(0, mnt_touch(mntcov_sub(m, t, "marker")));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(t, mntcov_sub(sx, self->s, "x"), NULL, MS_MOVE, NULL));
+	EXPECT_EQ(0, mnt_we_see(t));
+	EXPECT_EQ(1, mnt_we_see(sx));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
+	EXPECT_EQ(0, access(mntcov_sub(m, dx, "marker"), F_OK));
+	/* Moved in, it joined a peer group with its copy. */
+	EXPECT_LT(0, mntcov_info(0, sx).shared);
+	EXPECT_EQ(mntcov_info(0, sx).shared, mntcov_info(0, dx).shared);
+}
+
 /* MS_MOVE of a mount whose parent mount is shared fails with EINVAL; from a private parent the same move works (mount(2) EINVAL, mount_namespaces(7)). */
 TEST_F(peers, move_from_shared_parent_einval)
 {
@@ -244,14 +263,14 @@ static pid_t chrooted_child(const char *root, struct ns_sync *s)
 	return pid;
 }
 
-/*
- * h (group H) is shared under the new root r; g outside r is a slave of
- * H and shared (group G); x under r is a slave of G.  Seen from r, the
- * master G has no member, and H is the closest dominant group that does.
- */
 /* "propagate_from:N" in mountinfo names the closest dominant peer group under the reader's root when a slave's master group has no mount there (proc(5), mount_namespaces(7)). */
 TEST_F(peers, propagate_from_shown_when_master_unreachable)
 {
+	/*
+	 * h (group H) is shared under the new root r; g outside r is a slave of
+	 * H and shared (group G); x under r is a slave of G.  Seen from r, the
+	 * master G has no member, and H is the closest dominant group that does.
+	 */
 	char r[MNT_PATH_MAX], h[MNT_PATH_MAX], g[MNT_PATH_MAX], x[MNT_PATH_MAX];
 	struct ns_sync sync;
 	int hid, gid;
@@ -292,13 +311,13 @@ TEST_F(peers, propagate_from_shown_when_master_unreachable)
 	ns_sync_close(&sync);
 }
 
-/*
- * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
- * directories"), 3.18.
- */
 /* rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes that mount away there; of our own mount point it fails with EBUSY (rmdir(2), mount_namespaces(7)). */
 TEST_F(peers, rmdir_of_mount_point_in_other_ns)
 {
+	/*
+	 * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
+	 * directories"), 3.18.
+	 */
 	char e[MNT_PATH_MAX];
 	struct mnt_peer p;
 

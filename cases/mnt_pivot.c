@@ -2,8 +2,9 @@
 /*
  * pivot_root(2) ERRORS, one test point each: what new_root and put_old
  * must be (mount points, put_old under new_root, not shared, directories),
- * the current root (a mount point, not new_root itself) and the
- * privilege (pivot_root(2), mount_namespaces(7)).
+ * the current root (a mount point, not new_root itself), the privilege,
+ * and a locked new_root in a less privileged mount namespace
+ * (pivot_root(2), mount_namespaces(7)).
  *
  * Each test runs in a private mount namespace of its own with a tmpfs base
  * (fixtures/mntns.h): "n" is a tmpfs under the base (the usual new_root),
@@ -21,6 +22,7 @@
 #include "nsconform.h"
 #include "mntns.h"
 #include "mntcov.h"
+#include "idpeer.h"
 #include "kselftest_harness.h"
 
 enum pivot_case {
@@ -32,6 +34,7 @@ enum pivot_case {
 	ROOT_NOT_MOUNT,		/* the current root is not a mount point */
 	NEW_NOT_DIR,		/* new_root is a file */
 	NO_CAP,			/* without CAP_SYS_ADMIN */
+	NEW_LOCKED,		/* new_root is locked (less privileged namespace) */
 };
 
 FIXTURE(pivot) {
@@ -52,6 +55,7 @@ FIXTURE_VARIANT_ADD(pivot, new_root_is_current_root_ebusy) { NEW_IS_ROOT, EBUSY 
 FIXTURE_VARIANT_ADD(pivot, current_root_not_a_mount_point_einval) { ROOT_NOT_MOUNT, EINVAL };
 FIXTURE_VARIANT_ADD(pivot, new_root_not_a_directory_enotdir) { NEW_NOT_DIR, ENOTDIR };
 FIXTURE_VARIANT_ADD(pivot, without_cap_sys_admin_eperm) { NO_CAP, EPERM };
+FIXTURE_VARIANT_ADD(pivot, new_root_locked_mount_einval) { NEW_LOCKED, EINVAL };
 
 FIXTURE_SETUP(pivot)
 {
@@ -70,6 +74,7 @@ struct pivot_call {
 	const char *root;	/* chroot here first, or NULL */
 	const char *new_root, *put_old;
 	bool drop_caps;
+	bool less;		/* first a user and mount namespace of its own */
 	int err;
 };
 
@@ -78,6 +83,8 @@ static int do_pivot(void *arg)
 	const struct pivot_call *c = arg;
 	long rc;
 
+	if (c->less && idpeer_enter_userns(CLONE_NEWNS))
+		return 1;
 	if (c->root && (chroot(c->root) || chdir("/")))
 		return child_fail("chroot %s: %m", c->root);
 	if (c->drop_caps && caps_drop_all())
@@ -136,6 +143,10 @@ TEST_F(pivot, returns_documented_error)
 		break;
 	case NO_CAP:
 		c.drop_caps = true;
+		break;
+	case NEW_LOCKED:
+		/* n, a copy from our namespace, is locked there. */
+		c.less = true;
 		break;
 	}
 	ASSERT_EQ(0, ns_run(0, do_pivot, &c));

@@ -274,14 +274,14 @@ static int target_caps(void *arg)
 	return ns_run(0, target_cap, &with) | ns_run(0, target_cap, &without);
 }
 
-/*
- * user_namespaces(7) asks for CAP_SETUID (CAP_SETGID) in the target
- * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
- * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
- */
 /* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
 TEST(map_write_needs_opener_cap_sys_admin_in_target)
 {
+	/*
+	 * user_namespaces(7) asks for CAP_SETUID (CAP_SETGID) in the target
+	 * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
+	 * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
+	 */
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
 }
@@ -386,13 +386,13 @@ static int projid_rules(void *arg)
 	return rc;
 }
 
-/*
- * Project ids need no capability (new_idmap_permitted() lets anyone
- * map them); the parent's projid_map must cover them.
- */
 /* projid_map starts empty, takes one write of project ids mapped in the parent even from a process without capabilities, then EPERM (user_namespaces(7)). */
 TEST(projid_map_written_once_without_capabilities)
 {
+	/*
+	 * Project ids need no capability (new_idmap_permitted() lets anyone
+	 * map them); the parent's projid_map must cover them.
+	 */
 	SKIP_IF_NO_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
@@ -441,13 +441,13 @@ static int nodump_child(void *arg)
 	return rc | ns_run(0, nodump_self, NULL);
 }
 
-/*
- * The own-id write after PR_SET_DUMPABLE 1 gives EPERM, not success: the
- * map "0 0 1" names an id (0) that is not the writer's.
- */
 /* A non-dumpable process's map files belong to root: opening them for writing fails with EACCES, for the process itself and its parent (user_namespaces(7), proc(5)). */
 TEST(map_of_nondumpable_process_eacces)
 {
+	/*
+	 * The own-id write after PR_SET_DUMPABLE 1 gives EPERM, not success: the
+	 * map "0 0 1" names an id (0) that is not the writer's.
+	 */
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
 }
@@ -501,13 +501,13 @@ static int opener_and_writer(void *arg)
 	return rc;
 }
 
-/*
- * Needs real root: every user namespace an unprivileged process can make
- * has setgroups "deny" (its own gid_map needs it), and children inherit it.
- */
 /* With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)). */
 TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 {
+	/*
+	 * Needs real root: every user namespace an unprivileged process can make
+	 * has setgroups "deny" (its own gid_map needs it), and children inherit it.
+	 */
 	SKIP_UNLESS_REAL_ROOT();
 	ASSERT_EQ(0, ns_run(0, opener_and_writer, NULL));
 }
@@ -581,15 +581,15 @@ static int root_needs_setfcap(void *arg)
 	return rc;
 }
 
-/*
- * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
- * 5.12: otherwise the namespace's root could write v3 file capabilities
- * that the writer itself could not.  The kernel looks for an extent whose
- * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
- */
 /* A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12). */
 TEST(map_of_root_needs_cap_setfcap)
 {
+	/*
+	 * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
+	 * 5.12: otherwise the namespace's root could write v3 file capabilities
+	 * that the writer itself could not.  The kernel looks for an extent whose
+	 * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
+	 */
 	SKIP_UNLESS_REAL_ROOT();
 	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
