@@ -41,7 +41,7 @@ SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_
 RUN_ARGS ?=
 
 .PHONY: all build deps headers check test selftest clean distclean help \
-	kernel kernels matrix report mutate soak bench-vm kselftest-export
+	kernel kernels matrix report findings mutate soak bench-vm kselftest-export
 
 all: build
 
@@ -57,6 +57,7 @@ help:
 	@echo "  make kernel K=6.12             fetch one kernel into the cache"
 	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
 	@echo "  make report       kernel x case matrix of results/latest"
+	@echo "  make findings     rewrite README.md's known deviations from results/latest"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
 	@echo "  make kselftest-export DEST=<linux>/tools/testing/selftests/nsconform"
@@ -131,6 +132,11 @@ bench-vm: deps
 
 report:
 	harness/report $(RUN_ARGS) results/latest
+
+# The known deviations in README.md, from fixtures/expectations and the
+# last full matrix run (results/latest).
+findings:
+	harness/report --format findings --readme README.md $(RUN_ARGS) results/latest
 
 mutate: deps
 	@$(MAKE) --no-print-directory build

@@ -38,6 +38,9 @@ static void *shared_page(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+#define IPC_SYSCTL_OWNER_MISSING \
+	"IPC sysctls writable by the IPC namespace owner not supported by this kernel (added in 5.19)"
+
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
 
 enum { SHM, SEM, MSG, NTYPES };
@@ -238,24 +241,32 @@ static void check_owner_views(struct __test_metadata *_metadata, int type)
 }
 
 /*
+ * The owner and creator ids of a System V shm segment are shown as the reader's user namespace maps
+ * them (svipc(7), user_namespaces(7)).
+ *
  * One shared memory segment seen from three user namespaces sharing its
  * IPC namespace: the creator's (root), one mapping 1000 to the creator
  * (IPC_STAT and /proc/sysvipc/shm say 1000) and one with no map (the
  * overflow uid).
  */
-/* The owner and creator ids of a System V shm segment are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
 TEST(shm_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, SHM);
 }
 
-/* The owner and creator ids of a System V semaphore set are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+/*
+ * The owner and creator ids of a System V semaphore set are shown as the reader's user namespace
+ * maps them (svipc(7), user_namespaces(7)).
+ */
 TEST(sem_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, SEM);
 }
 
-/* The owner and creator ids of a System V message queue are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+/*
+ * The owner and creator ids of a System V message queue are shown as the reader's user namespace
+ * maps them (svipc(7), user_namespaces(7)).
+ */
 TEST(msg_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, MSG);
@@ -300,7 +311,10 @@ static int mq_owner_views(void *arg)
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-/* The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's user namespace maps it (mq_overview(7), user_namespaces(7)). */
+/*
+ * The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's
+ * user namespace maps it (mq_overview(7), user_namespaces(7)).
+ */
 TEST(mq_file_owner_mapped_per_user_namespace)
 {
 	struct mq_rec *r = shared_page();
@@ -358,12 +372,14 @@ static int perm_views(void *arg)
 }
 
 /*
+ * Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC
+ * namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)).
+ *
  * Objects with mode 0000: only CAP_IPC_OWNER lets even their owner in.
  * Root of the user namespace owning the IPC namespace has it; without it,
  * EACCES; root of a child user namespace (same uid outside, every
  * capability there) is refused like an unprivileged process.
  */
-/* Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)). */
 TEST(ipc_owner_capability_counts_in_owning_userns)
 {
 	struct perm_rec *r = shared_page();
@@ -441,17 +457,22 @@ static void check_limits(struct __test_metadata *_metadata, const struct limit *
 }
 
 /*
+ * A new IPC namespace has the default System V limits: msgmax 8192, msgmnb 16384, msgmni 32000,
+ * shmmni 4096, sem 32000 1024000000 500 32000 (ipc_namespaces(7), proc(5)).
+ *
  * The figures are the kernel's compile-time defaults (include/uapi/linux
  * msg.h, shm.h, sem.h), which a new IPC namespace starts from whatever its
  * creator's namespace has.
  */
-/* A new IPC namespace has the default System V limits: msgmax 8192, msgmnb 16384, msgmni 32000, shmmni 4096, sem 32000 1024000000 500 32000 (ipc_namespaces(7), proc(5)). */
 TEST(new_ipc_ns_sysv_limits_are_defaults)
 {
 	check_limits(_metadata, sysv_limits, false);
 }
 
-/* A new IPC namespace has the default POSIX queue limits: msg_default and msg_max 10, msgsize_default and msgsize_max 8192, queues_max 256 (mq_overview(7)). */
+/*
+ * A new IPC namespace has the default POSIX queue limits: msg_default and msg_max 10,
+ * msgsize_default and msgsize_max 8192, queues_max 256 (mq_overview(7)).
+ */
 TEST(new_ipc_ns_mqueue_limits_are_defaults)
 {
 	check_limits(_metadata, mq_limits, true);
@@ -510,11 +531,13 @@ static int qmax_parent(void *arg)
 }
 
 /*
+ * queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and
+ * EINVAL (mq_overview(7), ipc_namespaces(7)).
+ *
  * In a child IPC namespace queues_max 1 and msg_max 5: the second queue is
  * ENOSPC and mq_maxmsg 6 EINVAL; its parent (itself a new IPC namespace of
  * the test) still creates three queues, one with mq_maxmsg 6.
  */
-/* queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and EINVAL (mq_overview(7), ipc_namespaces(7)). */
 TEST(mqueue_limits_bind_only_their_namespace)
 {
 	struct qmax_rec *r = shared_page();
@@ -523,7 +546,7 @@ TEST(mqueue_limits_bind_only_their_namespace)
 	r->first = r->second = r->maxmsg_err = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, qmax_parent, r));
 	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, "this kernel does not let the owner of an IPC namespace write fs.mqueue sysctls");
+		SKIP(return, IPC_SYSCTL_OWNER_MISSING);
 	ASSERT_EQ(0, r->write_err);
 	EXPECT_EQ(0, r->first);
 	EXPECT_EQ(-ENOSPC, r->second);
@@ -586,12 +609,14 @@ static int mni_parent(void *arg)
 }
 
 /*
+ * The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is
+ * ENOSPC there only (ipc_namespaces(7), msgget(2)).
+ *
  * kernel.shmmni, the SEMMNI field of kernel.sem and kernel.msgmni set to
  * 1 in a child IPC namespace: the second object of each type is ENOSPC
  * (shmget(2), semget(2), msgget(2)); the parent namespace, where the test
  * made its objects, still takes two of each.
  */
-/* The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is ENOSPC there only (ipc_namespaces(7), msgget(2)). */
 TEST(sysv_id_limits_bind_only_their_namespace)
 {
 	struct mni_rec *r = shared_page();
@@ -601,12 +626,91 @@ TEST(sysv_id_limits_bind_only_their_namespace)
 		r->first[t] = r->second[t] = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mni_parent, r));
 	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, "this kernel does not let the owner of an IPC namespace write kernel.*mni");
+		SKIP(return, IPC_SYSCTL_OWNER_MISSING);
 	ASSERT_EQ(0, r->write_err);
 	for (int t = 0; t < NTYPES; t++) {
 		EXPECT_LE(0, r->first[t]) TH_LOG("%s", type_name[t]);
 		EXPECT_EQ(-ENOSPC, r->second[t]) TH_LOG("%s", type_name[t]);
 	}
+}
+
+struct mq_perm_rec {
+	int owner;		/* root of the creator's user namespace */
+	int no_dac;		/* the same without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH */
+	int mapped;		/* root of a child user ns in which the queue's owner is mapped */
+	int unmapped;		/* root of a child user ns with no map */
+};
+
+/*
+ * -errno of opening the queue for reading in a child: in a new user
+ * namespace when @map is set (mapping @map to our uid, "-" for no map),
+ * without the DAC capabilities when @drop_dac.
+ */
+static int mq_try(const char *map, bool drop_dac)
+{
+	pid_t pid = ns_clone(0);
+	mqd_t q;
+
+	if (pid < 0)
+		return -ECHILD;
+	if (pid == 0) {
+		if (map && own_userns(strcmp(map, "-") ? map : NULL)) {
+			child_fail("new user namespace: %m");
+			_exit(100);
+		}
+		if (drop_dac && (cap_drop_effective(CAP_DAC_OVERRIDE) ||
+				 cap_drop_effective(CAP_DAC_READ_SEARCH)))
+			_exit(100);
+		q = mq_open("/nsc-perm", O_RDONLY | O_CLOEXEC);
+		_exit(q == (mqd_t)-1 ? (errno == EACCES ? 13 : 101) : 0);
+	}
+	switch (ns_wait(pid, NS_WAIT_MS)) {
+	case 0:
+		return 0;
+	case 13:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
+static int mq_perm_views(void *arg)
+{
+	struct mq_perm_rec *r = arg;
+	mqd_t q;
+
+	umask(0);
+	q = mq_open("/nsc-perm", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0, NULL);
+	if (q == (mqd_t)-1)
+		return child_fail("mq_open: %m");
+	r->owner = mq_try(NULL, false);
+	r->no_dac = mq_try(NULL, true);
+	r->mapped = mq_try("0", false);
+	r->unmapped = mq_try("-", false);
+	mq_unlink("/nsc-perm");
+	return 0;
+}
+
+/*
+ * POSIX queue permissions are file permissions: a capability counts in a user namespace where the
+ * queue's owner is mapped (mq_overview(7), user_namespaces(7)).
+ *
+ * A queue with mode 0000 is a file: CAP_DAC_OVERRIDE opens it for root of
+ * any user namespace in which the file's owner and group are mapped
+ * (unlike System V objects, which want CAP_IPC_OWNER in the IPC
+ * namespace's owner); without a map, or without the capability, EACCES.
+ */
+TEST(mq_permission_override_needs_owner_mapped_in_userns)
+{
+	struct mq_perm_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	r->owner = r->no_dac = r->mapped = r->unmapped = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mq_perm_views, r));
+	EXPECT_EQ(0, r->owner);
+	EXPECT_EQ(-EACCES, r->no_dac);
+	EXPECT_EQ(0, r->mapped);
+	EXPECT_EQ(-EACCES, r->unmapped);
 }
 
 TEST_HARNESS_MAIN

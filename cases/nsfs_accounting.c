@@ -372,20 +372,17 @@ static int per_user_worker(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
 		_exit(per_user_inside());
 	}
-	ns_sync_parent_side(&s);
 	/* real root maps two ids, 0 and 1, to 0 and 1 */
-	if (ns_write_proc(pid, "uid_map", "0 0 2\n") || ns_write_proc(pid, "gid_map", "0 0 2\n"))
+	if (ns_write_proc(pid, "uid_map", "0 0 2\n") ||
+	    ns_write_proc(pid, "gid_map", "0 0 2\n"))
 		rc = child_fail("map uids 0-1: %m");
 	else
 		ns_sync_tell(&s, false, NULL, 0);

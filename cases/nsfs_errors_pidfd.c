@@ -66,7 +66,8 @@ static void log_sibling_root(pid_t sib)
 	snprintf(path, sizeof(path), "/proc/%d/root/", sib);
 	if (stat("/", &ours) || stat(path, &its))
 		return;
-	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino && ns_same_as_self(sib, "mnt") == 0)
+	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino &&
+	    ns_same_as_self(sib, "mnt") == 0)
 		fprintf(stderr, "# the CLONE_FS sibling's root moved into the joined mount namespace "
 			"while the sibling stayed in the old one\n");
 }
@@ -101,7 +102,8 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	close(p[0]);
 	if (err != EINVAL)
 		return child_fail("setns(%#lx) sharing fs with a %s: %s, not EINVAL", flags,
-				  how ? "thread" : "CLONE_FS process", err ? strerror(err) : "joined");
+				  how ? "thread" : "CLONE_FS process",
+				  err ? strerror(err) : "joined");
 	if (take(&now) || !ns_ident_eq(&now.mnt, &before.mnt) ||
 	    !ns_ident_eq(&now.uts, &before.uts))
 		return child_fail("the refused setns(%#lx) changed mnt or uts", flags);
@@ -258,7 +260,8 @@ static int pidfd_flags_worker(void *arg)
 			rc = child_fail("setns(pidfd, %#lx): %m, not EINVAL", bad[i]);
 		else if (take(&now) || !ns_ident_eq(&now.uts, &before.uts) ||
 			 !ns_ident_eq(&now.mnt, &before.mnt))
-			rc = child_fail("the refused setns(pidfd, %#lx) changed a namespace", bad[i]);
+			rc = child_fail("the refused setns(pidfd, %#lx) changed a namespace",
+					bad[i]);
 	}
 	/* the control: CLONE_NEWUTS alone joins */
 	if (!rc && (setns(f.pidfd, CLONE_NEWUTS) || take(&now) ||

@@ -193,7 +193,8 @@ static int unshare_zero(void *arg)
 	take_all(after);
 	for (int i = 0; i < 2 * NS_NTYPES; i++)
 		if (!ns_ident_eq(&before[i], &after[i]))
-			return child_fail("unshare(0) changed the %s namespace", ns_types[i / 2].name);
+			return child_fail("unshare(0) changed the %s namespace",
+					  ns_types[i / 2].name);
 	return 0;
 }
 
@@ -237,6 +238,128 @@ TEST(unshare_stray_bits_einval)
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, unshare_stray_bits, NULL));
+}
+
+/* --- CLONE_NEWUSER needs the caller's euid and egid mapped ------------------ */
+
+/* In a child: unshare(CLONE_NEWUSER), then clone(CLONE_NEWUSER); 0, or the errno of either. */
+static int newuser_both_ways(void)
+{
+	pid_t pid = ns_clone(0);
+	int rc;
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) ? errno : 0);
+	rc = ns_wait(pid, NS_WAIT_MS);
+	if (rc)
+		return rc;
+	pid = nserr_spawn(0, CLONE_NEWUSER);
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(0);
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/* The child in a new user namespace: answer each word from the parent with newuser_both_ways(). */
+static int unmapped_child(struct ns_sync *s)
+{
+	for (int i = 0; i < 2; i++) {
+		int err;
+
+		if (ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+			return child_fail("no word from the parent");
+		err = newuser_both_ways();
+		if (ns_sync_tell(s, true, &err, sizeof(err)))
+			return child_fail("tell: %m");
+	}
+	return 0;
+}
+
+/* Ask the child to try; 0 when its answer is @want. */
+static int child_answers(struct ns_sync *s, int want, const char *state)
+{
+	int err = -1;
+
+	if (ns_sync_tell(s, false, NULL, 0) ||
+	    ns_sync_wait(s, false, &err, sizeof(err), NS_WAIT_MS))
+		return child_fail("no answer from the child");
+	if (err != want)
+		return child_fail("CLONE_NEWUSER with %s: %s, not %s", state,
+				  err ? strerror(err) : "granted",
+				  want ? strerror(want) : "granted");
+	return 0;
+}
+
+static int unmapped_worker(void *arg)
+{
+	bool gid_first = *(bool *)arg;
+	char uid_line[32], gid_line[32];
+	struct ns_sync s;
+	int rc, err;
+	pid_t pid;
+
+	snprintf(uid_line, sizeof(uid_line), "0 %u 1\n", geteuid());
+	snprintf(gid_line, sizeof(gid_line), "0 %u 1\n", getegid());
+	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
+	if (pid < 0)
+		return child_fail("clone(CLONE_NEWUSER): %m");
+	if (pid == 0)
+		_exit(unmapped_child(&s));
+	/* one of the two maps first: the other id is still unmapped */
+	err = ns_write_proc(pid, "setgroups", "deny");
+	if (!err || err == -ENOENT)
+		err = gid_first ? ns_write_proc(pid, "gid_map", gid_line) :
+				  ns_write_proc(pid, "uid_map", uid_line);
+	if (err) {
+		errno = -err;
+		rc = child_fail("write the first map: %m");
+	} else {
+		rc = child_answers(&s, EPERM,
+				   gid_first ? "the euid unmapped" : "the egid unmapped");
+	}
+	/* the control: with both mapped it works */
+	if (!rc) {
+		err = gid_first ? ns_write_proc(pid, "uid_map", uid_line) :
+				  ns_write_proc(pid, "gid_map", gid_line);
+		errno = -err;
+		rc = err ? child_fail("write the second map: %m") :
+			   child_answers(&s, 0, "both ids mapped");
+	}
+	ns_sync_close(&s);
+	err = ns_wait(pid, NS_WAIT_MS);
+	return rc ?: err;
+}
+
+FIXTURE(unmapped) {};
+
+FIXTURE_VARIANT(unmapped) {
+	bool gid_first;		/* map the gid only: the euid is unmapped */
+};
+
+FIXTURE_VARIANT_ADD(unmapped, euid) { .gid_first = true };
+FIXTURE_VARIANT_ADD(unmapped, egid) { .gid_first = false };
+
+FIXTURE_SETUP(unmapped)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(unmapped)
+{
+}
+
+/* unshare() and clone() with CLONE_NEWUSER fail with EPERM while the caller's euid or egid has no mapping in its user ns; mapped, they work (clone(2), unshare(2) ERRORS). */
+TEST_F(unmapped, newuser_with_id_unmapped_in_parent_eperm)
+{
+	bool gid_first = variant->gid_first;
+
+	ASSERT_EQ(0, ns_run(0, unmapped_worker, &gid_first));
 }
 
 TEST_HARNESS_MAIN

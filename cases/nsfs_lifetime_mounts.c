@@ -228,7 +228,8 @@ static int mqueue_worker(void *arg)
 	/* the mount stays, yet the namespace is freed: it no longer counts... */
 	err = create_within(CLONE_NEWIPC, 8000);
 	if (err)
-		rc = child_fail("with the mqueue mount left, a new ipc namespace: %s", strerror(err));
+		rc = child_fail("with the mqueue mount left, a new ipc namespace: %s",
+				strerror(err));
 	/* ...and the orphaned mount refuses new queues */
 	else if ((err = create_queue_in(fd, "orphan")) != EACCES)
 		rc = child_fail("a queue in the mqueue mount of a freed namespace: %s, not EACCES",

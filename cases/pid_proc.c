@@ -114,12 +114,14 @@ static int proc_view_init(struct proc_req *q)
 }
 
 /*
+ * A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the
+ * reader's PID there (pid_namespaces(7)).
+ *
  * Inside: /proc/self on the namespace's own mount is "1"; on the mount made
  * in the parent namespace it is the process's PID there (NSpid's first
  * entry).  Outside: the parent reads the child's mount through
  * /proc/PID/root and finds only PID 1 and no /proc/self for itself.
  */
-/* A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the reader's PID there (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 {
 	struct proc_req q = { .test_pid = getpid() };
@@ -194,7 +196,10 @@ static int proc_mounter(struct mount_try *t)
 	return ns_wait(init, NS_WAIT_MS);
 }
 
-/* Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace (user_namespaces(7)). */
+/*
+ * Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace
+ * (user_namespaces(7)).
+ */
 TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 {
 	struct mount_try *t = shared_page();
@@ -259,11 +264,13 @@ static int mount_after_unshare(struct active_rec *r)
 }
 
 /*
+ * proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its
+ * children enter (pid_namespaces(7)).
+ *
  * The mounter's own PID namespace counts, not pid_for_children: O (PID 1)
  * unshares, mounts proc and forks X.  On that mount /proc/self is "1" for
  * O and "2" for X, which is PID 1 of the new namespace; O sees 1 entry.
  */
-/* proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its children enter (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 {
 	struct active_rec *r = shared_page();
@@ -280,6 +287,71 @@ TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 	EXPECT_EQ(1, r->child_getpid);
 	EXPECT_STREQ("2", r->self_child);
 	EXPECT_EQ(1, r->entries);
+}
+
+struct nspid_rec {
+	struct ns_ident test_mnt;
+	int n_new, n_old;		/* NSpid entries through the new and the old mount */
+	pid_t new_ids[PIDNS_MAX_LEVELS], old_ids[PIDNS_MAX_LEVELS];
+};
+
+static int nspid_at(int dirfd, const char *file, pid_t *ids)
+{
+	char buf[8192];
+	int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return pidns_parse_nspid(buf, ids, PIDNS_MAX_LEVELS);
+}
+
+static int nspid_views(struct nspid_rec *r)
+{
+	int old = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), new;
+
+	if (old < 0)
+		return child_fail("open /proc: %m");
+	if (pidns_mount_own_proc(&r->test_mnt))
+		return 1;
+	new = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (new < 0)
+		return child_fail("open the new /proc: %m");
+	r->n_new = nspid_at(new, "self/status", r->new_ids);
+	r->n_old = nspid_at(old, "self/status", r->old_ids);
+	return 0;
+}
+
+/*
+ * The NSpid line starts at the PID namespace of the proc mount it is read through (proc(5),
+ * pid_namespaces(7)).
+ *
+ * The same process (init of a new namespace, one level below the test)
+ * read through its own proc mount has one entry, 1; through the test's
+ * mount one entry more, the first being its PID in the test's namespace.
+ */
+TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
+{
+	struct nspid_rec *r = shared_page();
+	int levels = pidns_self_levels();
+	pid_t init;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_LE(1, levels);
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	init = pidns_new_child(CLONE_NEWNS);
+	ASSERT_GE(init, 0);
+	if (init == 0)
+		_exit(nspid_views(r));
+	ASSERT_EQ(0, pidns_reap(init, NS_WAIT_MS));
+	EXPECT_EQ(1, r->n_new);
+	EXPECT_EQ(1, r->new_ids[0]);
+	EXPECT_EQ(levels + 1, r->n_old);
+	EXPECT_EQ(init, r->old_ids[r->n_old - 2 >= 0 ? r->n_old - 2 : 0]);
+	EXPECT_EQ(1, r->old_ids[r->n_old > 0 ? r->n_old - 1 : 0]);
 }
 
 TEST_HARNESS_MAIN

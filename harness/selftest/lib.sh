@@ -31,7 +31,8 @@ is() {
 like() {
 	grep -Eq -- "$3" "$2"; r=$?
 	_result $r "$1"
-	[ $r = 0 ] || { echo "# no line of $2 matches /$3/:"; sed 's/^/#   /' "$2" | head -n 20; } >&2
+	[ $r = 0 ] ||
+		{ echo "# no line of $2 matches /$3/:"; sed 's/^/#   /' "$2" | head -n 20; } >&2
 }
 unlike() {
 	! grep -Eq -- "$3" "$2"; r=$?

@@ -20,9 +20,12 @@ host=$(hostname)
 "$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
 	--mutants "clear-uts fake-sethostname" "$uts" > "$scratch/out" 2>&1
 is "the smoke run completes" $? 0
-like "it has a baseline of passing tests" "$scratch/out" '^# root pass: baseline [1-9][0-9]* passing'
-like "clear-uts is killed by a uts test, as root" "$scratch/out" '^clear-uts .* root: killed by uts:'
-like "clear-uts is killed by a uts test, unprivileged" "$scratch/out" '^clear-uts .* user: killed by uts:'
+like "it has a baseline of passing tests" "$scratch/out" \
+	'^# root pass: baseline [1-9][0-9]* passing'
+like "clear-uts is killed by a uts test, as root" "$scratch/out" \
+	'^clear-uts .* root: killed by uts:'
+like "clear-uts is killed by a uts test, unprivileged" "$scratch/out" \
+	'^clear-uts .* user: killed by uts:'
 like "fake-sethostname is killed in both passes" "$scratch/out" \
 	'^fake-sethostname .* root: killed by uts:.* user: killed by uts:'
 like "the score counts both" "$scratch/out" '^score: root 2/2 killed; user 2/2 killed'
@@ -41,9 +44,11 @@ like "traced case keeps the user pass's uid" "$scratch/who" '^# Uid:[[:space:]]+
 like "traced case has no capability" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
 "$mutant" --none -- "$selftest/failing" > /dev/null 2>&1
 is "the case's exit status is passed through" $? 1
-unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc "$mutant" --clear uts -- "$uts" -t unshare_moves_caller \
+unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc \
+	"$mutant" --clear uts -- "$uts" -t unshare_moves_caller \
 	> "$scratch/one" 2>&1
-like "the supervisor says how often it lied" "$scratch/one" '^# mutant: clear CLONE_NEWUTS: applied [1-9]'
+like "the supervisor says how often it lied" "$scratch/one" \
+	'^# mutant: clear CLONE_NEWUTS: applied [1-9]'
 like "and the lie is seen by the case" "$scratch/one" '^not ok 1 '
 
 # Run by hand without a sandbox, a privileged supervisor makes its own.

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 17
+plan 24
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -18,6 +18,23 @@ is "results/latest points at the run" "$(readlink "$scratch/r/latest")" fail
 	--quiet "$selftest/whoami" > "$scratch/out" 2>&1
 is "a passing case makes the run exit 0" $? 0
 
+# The verdict is the reader's: a failure listed in the expectations is known.
+printf '%s\n' 'fail * * failing/fails selftest:failing.c it fails on purpose' \
+	'fail * * whoami/whoami selftest:whoami.c never failed' > "$scratch/exp"
+"$top/harness/check" --results "$scratch/r" --run-id known --no-hygiene --pass user \
+	--expectations "$scratch/exp" "$selftest/failing" "$selftest/whoami" > "$scratch/out" 2>&1
+is "only known failures: the run exits 0" $? 0
+like "the verdict line says PASS" "$scratch/out" 'user pass on .*: PASS'
+like "the summary counts it as known" "$scratch/out" '^nsconform report: .* user: .*1 known'
+like "a known failure that passes is a warning" "$scratch/out" \
+	'warning: known failure now passes: whoami/whoami'
+"$top/harness/check" --list "$selftest/failing" > "$scratch/list" 2>&1
+like "--list names each test as CASE/TEST" "$scratch/list" '^failing/fails$'
+"$top/harness/check" --results "$scratch/r" --run-id one --no-hygiene --pass user --quiet \
+	--test failing/passes "$selftest/failing" "$selftest/whoami" > "$scratch/out" 2>&1
+is "--test: only that test, which passes" $? 0
+is "--test: one result" "$("$top/harness/verdicts" "$scratch/r/one")" "user/failing/passes pass"
+
 # The user pass runs with an unprivileged uid and no capabilities.
 "$nsrun" --pass user -- "$selftest/whoami" > "$scratch/who" 2>&1
 like "user pass: uid is unprivileged" "$scratch/who" '^# Uid:[[:space:]]+65534[[:space:]]+65534'
@@ -32,7 +49,8 @@ start=$(date +%s)
 is "a hanging case fails" $? 1
 is "it costs one timeout, not more" "$(( $(date +%s) - start <= 6 ))" 1
 like "results before the hang are kept" "$scratch/hangs.tap" '^ok 2 global\.leaves_child_behind'
-like "the hanging test is not ok # TIMEOUT" "$scratch/hangs.tap" '^not ok 3 global\.blocks_in_wait # TIMEOUT'
+like "the hanging test is not ok # TIMEOUT" "$scratch/hangs.tap" \
+	'^not ok 3 global\.blocks_in_wait # TIMEOUT'
 like "the plan is still met" "$scratch/hangs.tap" '^not ok 4 '
 sleep 0.2
 is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0

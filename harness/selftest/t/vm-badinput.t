@@ -49,16 +49,19 @@ check "not a kernel: one line" one_line "$scratch/err"
 head -c 2000000 "$real/vmlinuz" > "$scratch/bzImage.cut"
 "$kernel" fetch "$scratch/bzImage.cut" > /dev/null 2> "$scratch/err"
 is "truncated kernel image: exit 1" $? 1
-like "truncated kernel image: named" "$scratch/err" 'is a truncated kernel image \(2000000 of [0-9]+ bytes\)'
+like "truncated kernel image: named" "$scratch/err" \
+	'is a truncated kernel image \(2000000 of [0-9]+ bytes\)'
 "$matrix" --quiet --results "$scratch/r" --run-id bad --case "$top/build/cases/uts" /etc/passwd \
 	> "$scratch/out" 2>&1
 is "matrix with a non-kernel: exit 1" $? 1
-like "matrix with a non-kernel: one ERROR line" "$scratch/out" '^nsconform: /etc/passwd: ERROR: .*not a kernel image'
+like "matrix with a non-kernel: one ERROR line" "$scratch/out" \
+	'^nsconform: /etc/passwd: ERROR: .*not a kernel image'
 
 # A kernel without initramfs support (a self-built one, K=/path/bzImage).
 mkdir -p "$scratch/tree"
 cp "$real/vmlinuz" "$scratch/tree/bzImage"
-sed 's/^CONFIG_BLK_DEV_INITRD=y/# CONFIG_BLK_DEV_INITRD is not set/' "$real/config" > "$scratch/tree/config"
+sed 's/^CONFIG_BLK_DEV_INITRD=y/# CONFIG_BLK_DEV_INITRD is not set/' "$real/config" \
+	> "$scratch/tree/config"
 start=$(date +%s)
 "$matrix" --quiet --results "$scratch/r" --run-id noinitrd --case "$top/build/cases/uts" \
 	"$scratch/tree/bzImage" > "$scratch/out" 2>&1
@@ -71,7 +74,8 @@ is "no initramfs support: found before booting" "$(( $(date +%s) - start < 20 ))
 NSCONFORM_QEMU=qemu-system-nonexistent "$matrix" --case "$top/build/cases/uts" 5.10 \
 	> /dev/null 2> "$scratch/err"
 is "QEMU missing: exit 2" $? 2
-like "QEMU missing: named" "$scratch/err" '^harness/matrix: QEMU is missing: qemu-system-nonexistent not found'
+like "QEMU missing: named" "$scratch/err" \
+	'^harness/matrix: QEMU is missing: qemu-system-nonexistent not found'
 check "QEMU missing: one line" one_line "$scratch/err"
 
 # A download that arrives truncated.
@@ -89,7 +93,8 @@ is "corrupt download: no temporary folder left" "$(garbage "$kc")" ""
 FAKE_APT=slow NSCONFORM_APT=$scratch/fakeapt setsid sh -c \
 	'echo $$ > "$1"; exec "$2" fetch 5.10' - "$scratch/pgid" "$kernel" > /dev/null 2>&1 &
 for i in $(seq 100); do
-	[ -s "$scratch/pgid" ] && [ -n "$(find "$kc/debs" -name '*.deb' -size +1M 2>/dev/null)" ] && break
+	[ -s "$scratch/pgid" ] &&
+		[ -n "$(find "$kc/debs" -name '*.deb' -size +1M 2>/dev/null)" ] && break
 	sleep 0.1
 done
 kill -KILL "-$(cat "$scratch/pgid")" 2>/dev/null
@@ -99,7 +104,8 @@ is "interrupted download: nothing in the cache looks complete" \
 	"$(find "$kc/debs" -maxdepth 1 -name '*.deb' | wc -l)" 0
 "$kernel" fetch 5.10 > "$scratch/dir" 2> "$scratch/err"
 is "interrupted download: the next run succeeds" $? 0
-like "interrupted download: it downloaded again" "$scratch/err" '^harness/kernel: downloading linux-image-'
+like "interrupted download: it downloaded again" "$scratch/err" \
+	'^harness/kernel: downloading linux-image-'
 check "interrupted download: the cached kernel verifies" "$kernel" verify "$(cat "$scratch/dir")"
 is "interrupted download: the leftovers are gone" "$(garbage "$kc")" ""
 
@@ -109,7 +115,8 @@ deb=$(ls "$kc"/debs/*.deb)
 head -c 3000000 "$maindeb" > "$deb"
 "$kernel" fetch 5.10 > "$scratch/dir" 2> "$scratch/err"
 is "truncated cached package: fetched again" $? 0
-like "truncated cached package: named" "$scratch/err" 'cached linux-image-.* is truncated or corrupt'
+like "truncated cached package: named" "$scratch/err" \
+	'cached linux-image-.* is truncated or corrupt'
 check "truncated cached package: the kernel verifies" "$kernel" verify "$kc/$abi"
 
 # A damaged cached kernel is rebuilt, not booted.
@@ -133,13 +140,18 @@ if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
 			echo $? > "$5/rc-$1"
 			garbage() { find "$1" -name ".tmp.*" -o -name ".dl.*"; }
 			garbage "$2/kc" > "$5/garbage-$1"
-			ls "$2/kc" > "$5/ls-$1"' - "$size" "$scratch/small-$size" "$kc" "$kernel" "$scratch"
+			ls "$2/kc" > "$5/ls-$1"' - \
+			"$size" "$scratch/small-$size" "$kc" "$kernel" "$scratch"
 		is "no space ($size): exit 1" "$(cat "$scratch/rc-$size")" 1
-		like "no space ($size): named" "$scratch/err-$size" '^harness/kernel: no space for the cache'
+		like "no space ($size): named" "$scratch/err-$size" \
+			'^harness/kernel: no space for the cache'
 		is "no space ($size): no partial garbage" "$(cat "$scratch/garbage-$size")" ""
 	done
 	unlike "no space: no kernel folder was left" "$scratch/ls-90m" "^$abi\$"
 else
-	for i in $(seq 7); do skip "no space for the cache" "needs root to mount a tmpfs in its own mount namespace"; done
+	for i in $(seq 7); do
+		skip "no space for the cache" \
+			"needs root to mount a tmpfs in its own mount namespace"
+	done
 fi
 done_testing

@@ -5,7 +5,7 @@
 # the initramfs is a crash, not a pass or a hang; the watchdog bounds a
 # guest that never finishes.
 . "$(dirname "$0")/../lib.sh"
-plan 17
+plan 23
 
 # A "case" that reports one result, then panics the guest kernel
 # (writing c to /proc/sysrq-trigger needs no sysrq mask, only root).
@@ -15,6 +15,7 @@ echo "TAP version 13"
 echo "1..2"
 echo "ok 1 global.before_panic"
 echo "#  RUN           global.panics_kernel ..."
+sleep 2	# let the serial port carry the lines above before the kernel dies
 echo c > /proc/sysrq-trigger
 echo "ok 2 global.panics_kernel"
 EOF
@@ -34,17 +35,28 @@ like "the cases never reached are listed" "$kd/meta" '^not_run=root/whoami$'
 like "the kernel log with the panic is kept" "$kd/klog" 'Kernel panic - not syncing'
 like "results gathered before the crash are kept" "$kd/root/uts.tap" '^ok 1 '
 like "the crashing case keeps what it reported" "$kd/root/zpanic.tap" '^ok 1 global\.before_panic'
-like "its running test is not ok # CRASH" "$kd/root/zpanic.tap" '^not ok 2 global\.panics_kernel # CRASH'
+unlike "its TAP is kept as the guest sent it" "$kd/root/zpanic.tap" '^not ok'
+"$top/harness/report" --no-expectations "$kd" > "$scratch/report" 2>&1
+like "the reader names its running test as the crash" "$scratch/report" \
+	'^zpanic/panics_kernel +CRASH'
+like "and says why" "$scratch/report" \
+	'CRASH .*zpanic/panics_kernel: CRASH the kernel crashed \(Kernel panic.*while this test ran'
+like "the report names the crashed kernel" "$scratch/report" 'the kernel crashed: Kernel panic'
 like "the summary line says CRASHED" "$scratch/out" 'root FAIL; CRASHED: Kernel panic'
 
 # init that does not exist: the kernel cannot start the initramfs and panics.
 "$top/harness/matrix" --quiet --results "$scratch/r" --run-id noinit \
 	--append rdinit=/nonexistent --case "$top/build/cases/uts" 5.10 > "$scratch/out" 2>&1
 is "a kernel that cannot start the initramfs makes the matrix exit 1" $? 1
-like "it is reported as a crash that never started the runner" "$scratch/out" \
-	'CRASHED: Kernel panic.*guest runner never started'
+like "it is an ERROR (could not be booted), not a crash" "$scratch/out" \
+	'^nsconform: 5\.10: ERROR: .*Kernel panic.*guest runner never started'
 kd=$(dirname "$(ls "$scratch"/r/noinit/*/meta)")
 like "with its kernel log" "$kd/klog" 'Kernel panic - not syncing'
+like "its meta says status=error" "$kd/meta" '^status=error$'
+"$top/harness/report" --no-expectations --baseline "$scratch/r/panic" "$scratch/r/noinit" \
+	> "$scratch/cmp" 2>&1
+is "a baseline where the kernel errored is a regression" $? 1
+like "the regression names the kernel" "$scratch/cmp" '^REGRESSION .*5\.10\.[^ ]*/root uts/'
 
 # A guest that does not finish in time is stopped by the watchdog.
 start=$(date +%s)

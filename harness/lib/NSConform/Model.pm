@@ -1,0 +1,290 @@
+# NSConform::Model - the kernel x case matrix built from loaded columns:
+# case ids, cells, labels, summaries, details, and the comparison of two
+# sets of columns.  The renderers (NSConform::Render::*) print it.
+package NSConform::Model;
+use strict;
+use warnings;
+use NSConform::Util;
+use NSConform::Results;
+use NSConform::Expect;
+use Exporter qw(import);
+our @EXPORT = qw(shown is_bad is_ok prepare case_ids cell summarise summary_text reason_of
+		 column_key column_id details grouped sort_columns match_kernel compare
+		 @SECTIONS);
+
+# The status shown for a result: "known" when an expectation covers it.
+sub shown { my $r = shift; return !$r ? 'missing' : $r->{known} ? 'known' : $r->{status}; }
+sub is_bad { my $r = shift; return $r && $BAD{$r->{status}} && !$r->{known}; }
+sub is_ok { my $r = shift; return $r && !$BAD{$r->{status}}; }
+sub column_id { return "$_[0]{run}/$_[0]{kernel}/$_[0]{pass}"; }
+
+# Tests a binary never reached are named after the test with that number
+# in another column, so that they line up with it.
+sub resolve_not_run {
+	my ($cols) = @_;
+	my %name;
+	for my $col (@$cols) {
+		for my $r (values %{$col->{results}}) {
+			next if $r->{test} =~ /^not_run_\d+$/ || !$r->{number};
+			$name{$r->{binary}}{$r->{number}} //= $r->{test};
+		}
+	}
+	for my $col (@$cols) {
+		for my $id (keys %{$col->{results}}) {
+			my $r = $col->{results}{$id};
+			next unless $r->{test} =~ /^not_run_(\d+)$/;
+			my $real = $name{$r->{binary}}{$1} // next;
+			my $new = "$r->{binary}/$real";
+			next if $col->{results}{$new};
+			delete $col->{results}{$id};
+			@$r{qw(test id)} = ($real, $new);
+			$col->{results}{$new} = $r;
+		}
+	}
+}
+
+sub case_ids {
+	my ($cols) = @_;
+	my %num;
+	for my $col (@$cols) {
+		for my $r (values %{$col->{results}}) {
+			my $n = $num{$r->{id}};
+			$num{$r->{id}} = [$r->{binary}, $r->{number}]
+			    if !$n || $r->{number} < $n->[1];
+		}
+	}
+	return sort { $num{$a}[0] cmp $num{$b}[0] || $num{$a}[1] <=> $num{$b}[1] || $a cmp $b }
+	       keys %num;
+}
+
+# The result of case ID in COL; a case missing from a crashed column did
+# not run because of the crash.
+sub cell {
+	my ($col, $id) = @_;
+	my $r = $col->{results}{$id} // $col->{synthetic}{$id};
+	return $r if $r;
+	my ($binary, $test) = split m{/}, $id, 2;
+	my %r = (id => $id, binary => $binary, test => $test, number => 0, diag => [],
+		 raw => '', synthetic => 1);
+	if ($col->{error}) {
+		@r{qw(status reason)} = ('error', "not run: $col->{crashed_short}");
+	} elsif (defined $col->{crashed}) {
+		@r{qw(status reason)} = ('crash',
+					 "not run: the kernel crashed ($col->{crashed_short})");
+	} elsif ($col->{never}{$binary}) {
+		@r{qw(status reason)} = ('notrun', 'the binary never ran (not_run in meta)');
+	} else {
+		return undef;
+	}
+	expect($col, \%r, 1);
+	return $col->{synthetic}{$id} = \%r;
+}
+
+# Column labels: "6.1/root", longer only when that is ambiguous.
+sub label_columns {
+	my ($cols) = @_;
+	my %runs = map { $_->{run} => 1 } @$cols;
+	for my $try (0 .. 3) {
+		for my $c (@$cols) {
+			my $k = $try % 2 == 0 ? short_kernel($c->{kernel}) : $c->{kernel};
+			$k = "$c->{run}:$k" if $try >= 2 && keys %runs > 1;
+			$c->{label} = "$k/$c->{pass}";
+		}
+		my %seen;
+		$seen{$_->{label}}++ for @$cols;
+		return unless grep { $_ > 1 } values %seen;
+	}
+}
+
+sub prepare {
+	my ($cols, $exps) = @_;
+	resolve_not_run($cols);
+	for my $c (@$cols) {
+		for my $id (keys %{$c->{results}}) { $c->{results}{$id}{id} = $id; }
+	}
+	set_expectations($exps);
+	apply_expectations($cols);
+	label_columns($cols);
+}
+
+sub summarise {
+	my ($col, $ids) = @_;
+	my %s = map { $_ => 0 } @STATUSES;
+	$s{shown(cell($col, $_))}++ for @$ids;
+	$s{cases} = @$ids - $s{missing};
+	$s{failed} = 0;
+	$s{failed} += $s{$_} for keys %BAD;
+	return \%s;
+}
+
+sub summary_text {
+	my ($s) = @_;
+	my @p = ("$s->{pass} passed", "$s->{failed} failed", "$s->{skip} skipped");
+	push @p, "$s->{known} known" if $s->{known};
+	push @p, "$s->{xfail} xfail" if $s->{xfail};
+	my @f = map { "$s->{$_} $_" } grep { $s->{$_} } qw(health timeout crash error notrun);
+	$p[1] .= ' (' . join(', ', @f) . ')' if @f;
+	return join(', ', @p);
+}
+
+sub reason_of {
+	my ($r) = @_;
+	my $s = $r->{reason} // '';
+	if ($r->{known}) {
+		$s = "known $r->{status}: $r->{known}{reason} [$r->{known}{reference}]"
+		    . (length $s ? "; $s" : '');
+	}
+	return $s;
+}
+
+sub column_key {
+	my ($c) = @_;
+	my $m = $c->{meta};
+	my @p = ("$c->{kernel}, $c->{pass} pass");
+	push @p, "run $c->{run}";
+	push @p, $m->{where} if $m->{where};
+	push @p, $m->{machine} if $m->{machine};
+	push @p, $m->{date} if $m->{date};
+	push @p, "CRASHED: $c->{crashed_short}" if defined $c->{crashed};
+	return join(', ', @p);
+}
+
+sub details {
+	my ($cols, $ids) = @_;
+	my (@bad, @known, %skip);
+	for my $id (@$ids) {
+		for my $c (@$cols) {
+			my $r = cell($c, $id) or next;
+			if ($r->{known}) {
+				push @known, [$c, $r];
+			} elsif ($BAD{$r->{status}}) {
+				push @bad, [$c, $r];
+			} elsif ($r->{status} eq 'skip') {
+				push @{$skip{"$id\0$r->{reason}"}}, $c->{label};
+			}
+		}
+	}
+	return (\@bad, \@known, \%skip);
+}
+
+# Results a crash or a missing binary stand for, one line per column and
+# reason instead of one per case.
+sub grouped {
+	my ($list) = @_;
+	my (@out, %g);
+	for (@$list) {
+		my ($c, $r) = @$_;
+		if (!$r->{synthetic}) {
+			push @out, $_;
+			next;
+		}
+		my $k = "$c->{label}\0$r->{status}\0$r->{reason}";
+		push @out, $g{$k} = [$c, {%$r, n => 0}] unless $g{$k};
+		$g{$k}[1]{n}++;
+	}
+	for (values %g) {
+		my $r = $_->[1];
+		$r->{id} = $r->{n} == 1 ? $r->{id} : "$r->{n} cases";
+	}
+	return @out;
+}
+
+sub sort_columns {
+	return sort { kernel_sort_key($a->{kernel}) cmp kernel_sort_key($b->{kernel})
+		      || ($a->{pass} eq 'root' ? 0 : 1) <=> ($b->{pass} eq 'root' ? 0 : 1)
+		      || $a->{pass} cmp $b->{pass} } @_;
+}
+
+sub match_kernel {
+	my ($want, $cols) = @_;
+	my %k = map { $_->{kernel} => 1 } @$cols;
+	my @m = grep { $_ eq $want } keys %k;
+	@m = grep { /^\Q$want\E(?:[^0-9]|$)/ } keys %k unless @m;
+	fatal("--across: no kernel $want in this run (it has " . join(', ', sort keys %k) . ")")
+	    unless @m;
+	fatal("--across: $want is ambiguous: " . join(', ', sort @m)) if @m > 1;
+	return [grep { $_->{kernel} eq $m[0] } @$cols];
+}
+
+# --------------------------------------------------------------- compare
+
+sub pair_columns {
+	my ($old, $new) = @_;
+	my (@pairs, %used);
+	my @keys = (sub { "$_[0]{kernel}/$_[0]{pass}" },
+		    sub { short_kernel($_[0]{kernel}) . "/$_[0]{pass}" });
+	my %ok = map { $_->{kernel} => 1 } @$old;
+	my %nk = map { $_->{kernel} => 1 } @$new;
+	push @keys, sub { $_[0]{pass} } if keys %ok == 1 && keys %nk == 1;
+	for my $key (@keys) {
+		my (%o, %n);
+		push @{$o{$key->($_)}}, $_ for grep { !$used{$_} } @$old;
+		push @{$n{$key->($_)}}, $_ for grep { !$used{$_} } @$new;
+		for my $k (sort keys %o) {
+			next unless $n{$k} && @{$o{$k}} == 1 && @{$n{$k}} == 1;
+			push @pairs, [$o{$k}[0], $n{$k}[0]];
+			$used{$o{$k}[0]} = $used{$n{$k}[0]} = 1;
+		}
+	}
+	return (\@pairs, [grep { !$used{$_} } @$old], [grep { !$used{$_} } @$new]);
+}
+
+our @SECTIONS = (
+	[regressions => 'REGRESSION', 'Regressions (ok -> not ok)'],
+	[known => 'KNOWN', 'Known failures (expectations)'],
+	[fixes => 'FIXED', 'Fixes (not ok -> ok)'],
+	[new_skips => 'NEW SKIP', 'New SKIPs'],
+	[vanished_skips => 'SKIP GONE', 'Vanished SKIPs'],
+	[new_cases => 'NEW CASE', 'New cases'],
+	[missing_cases => 'MISSING', 'Missing cases'],
+	[still_failing => 'STILL BAD', 'Still failing'],
+);
+
+# The comparison document (harness/report.schema.md, nsconform-compare);
+# $json_result turns a result into its JSON form.
+sub compare {
+	my ($old, $new, $title, $json_result) = @_;
+	my ($pairs, $oonly, $nonly) = pair_columns($old, $new);
+	fatal("nothing to compare: no kernel and pass in common between "
+	      . join(', ', map { "$_->{kernel}/$_->{pass}" } @$old) . " and "
+	      . join(', ', map { "$_->{kernel}/$_->{pass}" } @$new)) unless @$pairs;
+	my %cat = map { $_->[0] => [] } @SECTIONS;
+	for my $p (@$pairs) {
+		my ($oc, $nc) = @$p;
+		my $label = $oc->{kernel} eq $nc->{kernel} ? "$nc->{kernel}/$nc->{pass}"
+			    : "$oc->{kernel} -> $nc->{kernel}/$nc->{pass}";
+		for my $id (case_ids([$oc, $nc])) {
+			my ($o, $n) = (cell($oc, $id), cell($nc, $id));
+			my $e = {case => $id, columns => $label, old => $json_result->($o),
+				 new => $json_result->($n), old_column => column_id($oc),
+				 new_column => column_id($nc)};
+			if (!$o) { push @{$cat{new_cases}}, $e; next; }
+			if (!$n) { push @{$cat{missing_cases}}, $e; next; }
+			my ($os, $ns) = ($o->{status}, $n->{status});
+			if (is_ok($o) && $BAD{$ns}) {
+				push @{$cat{$n->{known} ? 'known' : 'regressions'}}, $e;
+			} elsif ($BAD{$os} && is_ok($n)) {
+				push @{$cat{fixes}}, $e;
+			} elsif ($BAD{$os} && $BAD{$ns} && !$n->{known}) {
+				push @{$cat{still_failing}}, $e;
+			}
+			push @{$cat{new_skips}}, $e if $ns eq 'skip' && $os ne 'skip';
+			push @{$cat{vanished_skips}}, $e if $os eq 'skip' && $ns ne 'skip';
+		}
+	}
+	# A kernel and pass of the old run that the new one lacks (it vanished,
+	# or could not be fetched or booted) is a regression.
+	for my $c (@$oonly) {
+		push @{$cat{regressions}},
+		    {case => '(all cases)', columns => "$c->{kernel}/$c->{pass}",
+		     old_column => column_id($c), new_column => undef, old => undef, new => undef,
+		     reason => 'no result for this kernel and pass in the new run'};
+	}
+	return {schema => 'nsconform-compare', title => $title,
+		pairs => [map { {old => column_id($_->[0]), new => column_id($_->[1])} } @$pairs],
+		only_old => [map { column_id($_) } @$oonly],
+		only_new => [map { column_id($_) } @$nonly],
+		%cat};
+}
+
+1;

@@ -1,0 +1,337 @@
+# NSConform::Results - the one reader of nsconform results folders.
+# harness/RESULTS.md is the contract it follows: the layout, the meta keys,
+# the timing file and the tokens of synthesized TAP lines.  Every tool that
+# reads results (report, verdicts, soak, mutate, check, matrix) reads them
+# through this module.
+package NSConform::Results;
+use strict;
+use warnings;
+use Cwd qw(abs_path);
+use File::Basename qw(basename dirname);
+use File::Find;
+use TAP::Parser;
+use NSConform::Util;
+use Exporter qw(import);
+our @EXPORT = qw(@STATUSES %BAD %LABEL read_meta load_folder read_tap_file verdicts
+		 version_of upstream_version kernel_sort_key short_kernel);
+
+# Statuses a result can have, in order of display.
+our @STATUSES = qw(pass xfail skip known fail health timeout crash error notrun missing);
+our %BAD = map { $_ => 1 } qw(fail health timeout crash error notrun);
+our %LABEL = (pass => 'ok', xfail => 'xfail', skip => 'skip', known => 'known',
+	      fail => 'FAIL', health => 'HEALTH', timeout => 'TIME', crash => 'CRASH',
+	      error => 'ERROR', notrun => 'NORUN', missing => '-');
+
+sub read_meta {
+	my ($file) = @_;
+	my %m;
+	my $s = slurp($file);
+	return undef unless defined $s;
+	for (split /\n/, $s) {
+		next if /^\s*(#|$)/;
+		$m{$1} = $2 if /^\s*([\w.-]+)\s*=\s*(.*?)\s*$/;
+	}
+	return \%m;
+}
+
+sub tail_lines {
+	my ($file, $n) = @_;
+	my $s = slurp($file);
+	return undef unless defined $s;
+	my @l = split /\n/, $s;
+	splice(@l, 0, @l - $n) if @l > $n;
+	return join("\n", @l);
+}
+
+# ------------------------------------------------------------ versions
+
+# major, minor, patch of a release string as written (patch 0 if absent).
+sub version_of {
+	my ($k) = @_;
+	return ($k // '') =~ /^(\d+)\.(\d+)(?:\.(\d+))?/ ? ($1, $2, $3 // 0) : ();
+}
+
+# The upstream version of a kernel: (major, minor, patch), patch undef
+# when the release string does not tell it.  Debian's package version
+# (kernel_version= in meta: 6.1.158-1, 7.3~rc7-1~exp1) tells it; so does a
+# release like 7.2.9+deb14-amd64; 6.1.0-57-amd64 (an ABI, .0 is no patch
+# level) and 7.3-amd64 do not.
+sub upstream_version {
+	my ($release, $package) = @_;
+	if (($package // '') =~ /^(\d+)\.(\d+)(?:\.(\d+))?(?:[~+-]|$)/) {
+		return ($1, $2, $3 // 0) if defined $3 || $package !~ /^\d+\.\d+~rc/;
+		return ($1, $2, undef);
+	}
+	my $r = $release // '';
+	return ($1, $2, undef) if $r =~ /^(\d+)\.(\d+)\.0-\d/ || $r =~ /^(\d+)\.(\d+)(?:-|$)/;
+	return ($1, $2, $3) if $r =~ /^(\d+)\.(\d+)\.(\d+)/;
+	return ();
+}
+
+sub kernel_sort_key {
+	my @v = version_of($_[0]);
+	return @v ? sprintf('%05d.%05d.%05d %s', @v, $_[0]) : "99999 $_[0]";
+}
+
+sub short_kernel {
+	my @v = version_of($_[0]);
+	return @v ? "$v[0].$v[1]" : $_[0];
+}
+
+# ------------------------------------------------------------ one TAP file
+
+# Lines of the kselftest harness that carry no diagnostic.
+sub noise { return $_[0] =~ /^#\s+(RUN|OK|FAIL|SKIP)\s/ || $_[0] =~ /^# Starting \d+ tests/; }
+
+# The status of a not-ok line: the token of a synthesized line first
+# (RESULTS.md), then the forms written before the tokens were fixed.
+sub bad_status {
+	my ($name, $note, $binary) = @_;
+	return 'notrun' if $note =~ /^NOTRUN\b/ || $name =~ /^(?:\Q$binary\E\.)?not_run_\d+$/;
+	return 'timeout' if $note =~ /^TIMEOUT\b/;
+	return 'health' if $note =~ /^KERNEL-HEALTH\b/;
+	return 'crash' if $note =~ /^CRASH\b/ || $note =~ /ended early/;
+	return 'fail';
+}
+
+# One result of one test, from a TAP::Parser test line.
+sub test_result {
+	my ($binary, $t, $diag) = @_;
+	my $desc = $t->description // '';
+	my ($name, $note) = ($desc, '');
+	($name, $note) = ($1, $2) if $desc =~ /^(.*?)\s+#\s*(.*)$/;
+	$name =~ s/^-\s+//;
+	$name = "test_" . $t->number if $name eq '';
+	my %r = (binary => $binary, number => $t->number, raw => $t->as_string,
+		 diag => $diag, reason => '');
+	if ($t->is_actual_ok) {
+		if ($t->has_skip) {
+			@r{qw(status reason)} = ('skip', $t->explanation // '');
+		} elsif ($t->has_todo || $note =~ /^XFAIL\b/) {
+			@r{qw(status reason)} = ('xfail', $t->explanation || $note);
+		} else {
+			$r{status} = 'pass';
+		}
+	} elsif ($t->has_todo) {
+		@r{qw(status reason)} = ('xfail', $t->explanation // '');
+	} else {
+		$r{reason} = $note;
+		$r{status} = bad_status($name, $note, $binary);
+		if ($r{status} eq 'fail') {
+			my @why = grep { /Expected|[Ff]ail|error/ && !/^#\s+FAIL\s/ } @$diag;
+			$r{reason} = $why[0] // '';
+			$r{reason} =~ s/^#\s*//;
+		}
+	}
+	$name =~ s/^global\.//;
+	$name =~ s/^\Q$binary\E\.(not_run_\d+)$/$1/;
+	$r{test} = $name;
+	return \%r;
+}
+
+# The results of one CASE.tap.  $ctx: {crashed => why the kernel died} for
+# a column whose guest crashed.  Returns a list of results; a stream cut
+# short is completed here: the test of the last "#  RUN" line that has no
+# result is a crash, the tests after it are not run.
+sub read_tap_file {
+	my ($file, $ctx) = @_;
+	$ctx //= {};
+	my $binary = basename($file, '.tap');
+	my $tap = slurp($file);
+	my @out;
+	my $add = sub { push @out, $_[0]; return $_[0]; };
+	my %whole = (binary => $binary, test => '(TAP)', number => 0, raw => '');
+	if (!defined $tap || $tap !~ /\S/) {
+		return {%whole, status => 'crash', diag => [],
+			reason => defined $tap ? 'empty TAP file' : "cannot read $file: $!"};
+	}
+	my $p = TAP::Parser->new({tap => $tap});
+	my (@pending, $running, $last_r);
+	my $last = 0;
+	while (my $t = $p->next) {
+		if ($t->is_test) {
+			$last_r = $add->(test_result($binary, $t, [@pending]));
+			$last = $t->number;
+			@pending = ();
+			$running = undef;
+		} elsif ($t->is_comment || $t->is_unknown) {
+			my $l = $t->as_string;
+			my $health = $last_r && $last_r->{status} eq 'health';
+			if ($health && $l =~ /^#\s*klog:\s?(.*)$/) {
+				push @{$last_r->{diag}}, $l;
+				push @{$last_r->{klog}}, $1;
+				next;
+			}
+			$running = $1 if $l =~ /^#\s+RUN\s+(\S+)/;
+			push @pending, $l unless noise($l);
+		} elsif ($t->is_bailout) {
+			push @pending, $t->as_string;
+		}
+	}
+	my $planned = $p->tests_planned;
+	my $cause = $ctx->{crashed} ? "the kernel crashed ($ctx->{crashed})"
+				    : 'the TAP stream ended early';
+	my $next = $last + 1;
+	if ((!defined $planned || $p->tests_run < $planned) && defined $running) {
+		(my $name = $running) =~ s/^global\.//;
+		$add->({binary => $binary, test => $name, number => $next, status => 'crash',
+			diag => [@pending], reason => "CRASH $cause while this test ran",
+			raw => ''});
+		$planned //= $next;
+		$next++;
+	}
+	if (defined $planned && $p->tests_run < $planned) {
+		for my $n ($next .. $planned) {
+			$add->({binary => $binary, test => "not_run_$n", number => $n,
+				status => 'notrun', diag => [],
+				reason => "$cause before this test ran", raw => ''});
+		}
+	} elsif (!defined $planned) {
+		$add->({%whole, status => 'crash', reason => "no plan: $cause",
+			diag => [@pending]});
+	}
+	my @errs = grep { !/^Bad plan|^No plan/ } $p->parse_errors;
+	if (@errs) {
+		$add->({%whole, status => 'fail', diag => [],
+			reason => "TAP errors: " . join('; ', @errs)});
+	}
+	return @out;
+}
+
+# Add a result to a column under a unique id.
+sub add_result {
+	my ($col, $r) = @_;
+	my $id = "$r->{binary}/$r->{test}";
+	$id .= "#$r->{number}" if $col->{results}{$id};
+	$r->{id} = $id;
+	$col->{results}{$id} = $r;
+}
+
+# "PASS/CASE/TEST STATUS" (by case: "CASE:TEST STATUS") for every test in
+# the TAP files under PATHS (folders, searched down, or CASE.tap files),
+# sorted.  A folder without TAP files is an error (undef, with $!).
+sub verdicts {
+	my ($by_case, @paths) = @_;
+	my @taps;
+	for my $d (@paths) {
+		if (-f $d && $d =~ /\.tap$/) { push @taps, $d; next; }
+		return undef unless -d $d;
+		find({wanted => sub { push @taps, $File::Find::name if /\.tap$/ }, follow => 1},
+		     $d);
+	}
+	my @lines;
+	for my $tap (@taps) {
+		my $pass = basename(dirname($tap));
+		for my $r (read_tap_file($tap)) {
+			push @lines, $by_case ? "$r->{binary}:$r->{test} $r->{status}"
+					      : "$pass/$r->{binary}/$r->{test} $r->{status}";
+		}
+	}
+	return [sort @lines];
+}
+
+# ------------------------------------------------------------ folders
+
+sub is_kernel_dir {
+	my ($d) = @_;
+	return 1 if -f "$d/meta";
+	for my $p (glob("$d/*")) {
+		my @taps = glob("$p/*.tap");
+		return 1 if -d $p && @taps;
+	}
+	return 0;
+}
+
+sub console_log {
+	my ($dir) = @_;
+	my $klog = tail_lines("$dir/klog", 60);
+	if (defined $klog) {	# a serial console: drop terminal escapes
+		$klog =~ s/\e\[[0-9;?]*[A-Za-z]//g;
+		$klog =~ s/[\x00-\x08\x0b-\x1f\x7f]//g;
+	}
+	return $klog;
+}
+
+# Only this pass (harness/report --pass), when set.
+our $only_pass;
+
+sub pass_order {
+	return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1];
+}
+
+# The columns (one per kernel and pass) of one kernel folder.
+sub load_kernel_dir {
+	my ($dir, $run) = @_;
+	my $meta = read_meta("$dir/meta");
+	if (!$meta) {
+		warning("$dir: no meta file; the kernel is named after the folder");
+		$meta = {};
+	}
+	my $kernel = $meta->{kernel} || basename($dir);
+	my %passes = map { basename(dirname($_)) => 1 } glob("$dir/*/*.tap");
+	$passes{$_} = 1 for split ' ', ($meta->{passes} // '');
+	%passes = map { $_ => 1 } grep { $_ eq $only_pass } keys %passes if defined $only_pass;
+	# The kernel crashed or could not be run: status= in meta.
+	my $st = $meta->{status} // '';
+	my $kcrash;
+	$kcrash = $meta->{crash} || 'the guest crashed' if $st eq 'crashed';
+	$kcrash = 'not run: ' . ($meta->{error} || 'error') if $st eq 'error';
+	my ($short) = defined $kcrash ? $kcrash =~ /^\s*(.*?)\s*$/m : ();
+	my $klog = console_log($dir);
+	my %never;
+	for (split ' ', $meta->{not_run} // '') {
+		$never{$1}{$2} = 1 if m{^([^/]+)/(.+)$};
+	}
+	my @cols;
+	for my $pass (sort { pass_order($a, $b) } keys %passes) {
+		my $pdir = "$dir/$pass";
+		my $col = {run => $run, kernel => $kernel, pass => $pass, dir => $dir,
+			   meta => $meta, results => {}, kernel_log => $klog,
+			   never => $never{$pass} || {}, crashed => $kcrash,
+			   crashed_short => $short, error => $st eq 'error'};
+		my $timing = read_meta("$pdir/timing");
+		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
+		my @taps = sort glob("$pdir/*.tap");
+		if (!@taps && !defined $kcrash) {
+			warning("$dir: the $pass pass has no TAP files");
+		}
+		for my $tap (@taps) {
+			add_result($col, $_) for read_tap_file($tap, {crashed => $short});
+		}
+		push @cols, $col;
+	}
+	if (!@cols) {
+		fatal("$dir: no pass folders with TAP files and no passes= in its meta")
+		    unless defined $kcrash;
+		push @cols, {run => $run, kernel => $kernel, pass => 'none', dir => $dir,
+			     meta => $meta, results => {}, kernel_log => $klog, never => {},
+			     crashed => $kcrash, crashed_short => $short, error => $st eq 'error'};
+	}
+	return @cols;
+}
+
+# The columns of a run folder or a kernel folder.
+sub load_folder {
+	my ($arg) = @_;
+	fatal("$arg: no such folder") unless -e $arg;
+	fatal("$arg: not a folder") unless -d $arg;
+	my $dir = $arg;
+	$dir =~ s{/+$}{} unless $dir eq '/';
+	if (is_kernel_dir($dir)) {
+		my $real = abs_path($dir);
+		return load_kernel_dir($dir, basename(dirname($real)));
+	}
+	my @kdirs = grep { -d $_ && !-l $_ && is_kernel_dir($_) } sort glob("$dir/*");
+	if (!@kdirs) {
+		my @runs = grep { -d $_ && !-l $_ && grep { is_kernel_dir($_) } glob("$_/*") }
+			   glob("$dir/*");
+		fatal("$arg: a results root, not a run: name one of its runs, e.g. $arg/latest")
+		    if @runs;
+		fatal("$arg: not a results folder: expected RUN/KERNEL/PASS/CASE.tap"
+		      . " with RUN/KERNEL/meta (give RUN or RUN/KERNEL)");
+	}
+	my $run = basename(abs_path($dir));
+	return map { load_kernel_dir($_, $run) } @kdirs;
+}
+
+1;

@@ -1,0 +1,95 @@
+# harness/lib/vm.sh - QEMU guests for harness/matrix and harness/bench-vm:
+# one command builder, the KVM probe, the config check, and the one parser
+# of the guest's framing lines.  Source it after harness/lib/nsconform.sh;
+# it uses cache, qemu and work (a temporary folder).
+
+# qemu_cmd ACCEL MEMORY KDIR INITRD APPEND SERIAL...: sets qcmd, the QEMU
+# command line of a guest: one vCPU, no devices but the serial ports named
+# (a file:PATH or none each, ttyS0 first), no reboot (a panic stops it);
+# named $qname when that is set.
+qemu_cmd() {
+	local accel=$1 memory=$2 kdir=$3 initrd=$4 append=$5 cpu=max s
+	shift 5
+	[ "$accel" = kvm ] && cpu=host
+	qcmd=("$qemu")
+	[ -z "${qname:-}" ] || qcmd+=(-name "$qname")
+	qcmd+=(-accel "$accel" -cpu "$cpu" -smp 1 -m "$memory" -nodefaults -nographic -no-reboot)
+	for s; do qcmd+=(-serial "$s"); done
+	qcmd+=(-kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$append")
+}
+
+# /dev/kvm may exist and open and still hang nested guests: decide by a
+# short boot of an empty guest, remembered for this host boot.  Prints
+# "kvm|tcg<TAB>why".
+probe_kvm() {
+	local kdir=$1 bid memo t=${NSCONFORM_KVM_PROBE_TIMEOUT:-8} r rc
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { printf 'tcg\tno usable /dev/kvm\n'; return; }
+	bid=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	memo=$cache/kvm-probe
+	if [ -n "$bid" ] && [ -f "$memo" ] && [ "$(cut -f1 "$memo")" = "$bid" ]; then
+		cut -f2- "$memo"
+		return
+	fi
+	"$top/harness/guest/mkinitramfs" --bare "$work/probe.cpio" "$kdir" ||
+		{ printf 'tcg\tcannot build the probe initramfs\n'; return; }
+	qemu_cmd kvm 256 "$kdir" "$work/probe.cpio" "panic=-1 quiet" none
+	timeout -k 2 "$t" "${qcmd[@]}" >"$work/probe.out" 2>&1 </dev/null
+	rc=$?
+	case $rc in
+	0) r="kvm	a KVM probe guest booted to poweroff" ;;
+	124|137) r="tcg	a KVM probe guest did not finish in ${t}s" ;;
+	*) r="tcg	KVM failed: $(grep -m1 -i -e error -e fail "$work/probe.out" |
+		sed 's/^[^:]*: //')" ;;
+	esac
+	[ -n "$bid" ] &&
+		{ mkdir -p "$cache" && printf '%s\t%s\n' "$bid" "$r" > "$memo"; } 2>/dev/null
+	echo "$r"
+}
+
+# config_missing CONFIG: the options of fixtures/config that CONFIG (a
+# kernel's .config) neither builds in nor as a module, one line.
+config_missing() {
+	local o missing=
+	for o in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=[ym]$/\1/p' "$top/fixtures/config"); do
+		grep -q "^$o=[ym]" "$1" || missing="$missing${missing:+ }$o"
+	done
+	echo "$missing"
+}
+
+# demux STREAM KDIR PASSES: split what the guest sent on ttyS1 (framing
+# lines "@@nsconform WHAT ...", harness/guest/init) into KDIR: PASS/CASE.tap,
+# PASS/nsrun.err, dmesg, guest.log, .cases ("PASS CASE rc= ms= taint="),
+# .unfinished (the case running when the stream stopped) and .frames
+# (hello_release=, hello_ms=, ready_ms=, done_ms=, uname=, module lines).
+demux() {
+	awk -v kd="$2" -v passes="$3" '
+	BEGIN { split(passes, P, " "); for (p in P) system("mkdir -p \"" kd "/" P[p] "\"") }
+	function frame(k, v) { print k "=" v > (kd "/.frames") }
+	function field(name,  i) {
+		for (i = 3; i <= NF; i++)
+			if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+		return ""
+	}
+	/^@@nsconform begin / { f = kd "/" $3 "/" $4 ".tap"; printf "" > f; cur = $3 " " $4; next }
+	/^@@nsconform end / {
+		close(f); f = ""
+		print cur, $5, $6, $7 > (kd "/.cases"); next }
+	/^@@nsconform err / {
+		sub(/^@@nsconform err /, "")
+		print > (kd "/" substr(cur, 1, index(cur, " ") - 1) "/nsrun.err"); next }
+	/^@@nsconform dmesg / { sub(/^@@nsconform dmesg /, ""); print > (kd "/dmesg"); next }
+	/^@@nsconform hello / && !hello++ {
+		frame("hello_release", field("release")); frame("hello_ms", field("uptime_ms")) }
+	/^@@nsconform ready / && !ready++ { frame("ready_ms", field("uptime_ms")) }
+	/^@@nsconform done / && !done_++ { frame("done_ms", field("uptime_ms")) }
+	/^@@nsconform uname / && !uname++ {
+		s = $0; sub(/^@@nsconform uname /, "", s); frame("uname", s) }
+	/^@@nsconform / { sub(/^@@nsconform /, ""); print > (kd "/guest.log"); next }
+	f != "" { print > f; next }
+	{ print > (kd "/guest.log") }
+	END { if (f != "") print cur > (kd "/.unfinished"); printf "" >> (kd "/.frames") }
+	' "$1"
+}
+
+# frame KDIR KEY: a value demux found.
+frame() { sed -n "s/^$2=//p" "$1/.frames" | head -n 1; }
