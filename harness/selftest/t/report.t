@@ -14,7 +14,7 @@ pass_arg=
 	"$selftest/whoami" "$selftest/failing" "$selftest/hangs" "$selftest/crashes" \
 	> "$scratch/check.out" 2>&1
 is "check keeps its exit status (1: a case failed)" $? 1
-tail -n 12 "$scratch/check.out" > "$scratch/check.tail"
+grep -v "warning: stale expectation" "$scratch/check.out" | tail -n 12 > "$scratch/check.tail"
 like "check ends with the report's summary" "$scratch/check.tail" \
 	'^nsconform report: .* (root|user): [0-9]+ passed, [1-9][0-9]* failed'
 like "the summary names the failing case" "$scratch/check.tail" '^  FAIL failing/fails: .*Expected'
