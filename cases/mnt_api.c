@@ -20,11 +20,9 @@
 #include <unistd.h>
 
 #include "nsnew.h"
+#include "nserrors.h"	/* NS_GET_NSTYPE */
 #include "kselftest_harness.h"
 
-#ifndef NS_GET_NSTYPE
-#define NS_GET_NSTYPE _IO(0xb7, 0x3)
-#endif
 #define TMPFS_MAGIC_NR 0x01021994
 #define FSCONFIG_SET_FD_CMD 5
 #define FSCONFIG_CMD_CREATE_CMD 6
@@ -227,7 +225,7 @@ static int open_tree_worker(void *arg)
 		return child_fail("setup");
 	if (mknod("/tmp/nsc-marker", S_IFREG | 0600, 0))
 		return child_fail("marker: %m");
-	fd = nsnew_open_tree(AT_FDCWD, "/tmp", NSNEW_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	fd = mntcov_open_tree(AT_FDCWD, "/tmp", NSNEW_OPEN_TREE_NAMESPACE | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open_tree(OPEN_TREE_NAMESPACE): %m");
 	return enter_and_look(fd, mine, "/nsc-marker", true);

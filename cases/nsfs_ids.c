@@ -93,6 +93,55 @@ TEST(initial_user_ns_has_fixed_inode)
 	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
 }
 
+static const struct {
+	const char *type;
+	unsigned int ino;
+	bool since_6_18;
+} init_inodes[] = {
+	{ "ipc", NSNEW_IPC_INIT_INO, false },
+	{ "uts", NSNEW_UTS_INIT_INO, false },
+	{ "user", NSNEW_USER_INIT_INO, false },
+	{ "pid", NSNEW_PID_INIT_INO, false },
+	{ "cgroup", NSNEW_CGROUP_INIT_INO, false },
+	{ "time", NSNEW_TIME_INIT_INO, false },
+	{ "net", NSNEW_NET_INIT_INO, true },
+	{ "mnt", NSNEW_MNT_INIT_INO, true },
+};
+
+/*
+ * Kernel threads live in the initial namespaces of every type, so those of
+ * kthreadd (pid 2 of the initial PID namespace) are the initial ones.  The
+ * net and mnt numbers came with the 6.18 namespace series, as NS_GET_ID did
+ * (linux:7cf730321132); before it those two are dynamic numbers.
+ */
+/* The initial namespaces, kthreadd's, have the fixed inode numbers of nsfs.h (ipc, uts, user, pid since 3.8, cgroup 4.6, time 5.6; net and mnt 6.18) and no others (namespaces(7)). */
+TEST(initial_namespaces_have_the_fixed_inodes)
+{
+	bool new_series = !nsnew_missing(NSNEW_NS_GET_ID);
+
+	if (!nsnew_in_initial_pidns())
+		SKIP(return, "needs the initial PID namespace, where kthreadd is pid 2");
+	for (size_t i = 0; i < sizeof(init_inodes) / sizeof(init_inodes[0]); i++) {
+		struct ns_ident id;
+		int err;
+
+		if (!ns_type_available(init_inodes[i].type))
+			continue;
+		err = ns_ident_of(2, init_inodes[i].type, &id);
+		if (err == -EACCES || err == -EPERM)
+			SKIP(return, "needs root to read kthreadd's /proc/2/ns links");
+		ASSERT_EQ(0, err) TH_LOG("%s", init_inodes[i].type);
+		if (!init_inodes[i].since_6_18 || new_series) {
+			EXPECT_EQ(init_inodes[i].ino, (unsigned long)id.ino)
+				TH_LOG("initial %s namespace", init_inodes[i].type);
+		} else {
+			EXPECT_FALSE(reserved_ino(id.ino))
+				TH_LOG("initial %s namespace has %#lx before 6.18",
+				       init_inodes[i].type, (unsigned long)id.ino);
+		}
+	}
+}
+
 static int report_inodes(void *arg)
 {
 	int fd = *(int *)arg;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Namespace references (issue 17, item 3): what keeps a namespace with no
- * processes reachable (a socket, a namespace it owns) and, since 6.19,
+ * Namespace references (issue 17, item 3): a network namespace with no
+ * processes stays reachable through a socket (the user namespace kept by a
+ * namespace it owns is nsfs_lifetime's) and, since 6.19,
  * which such namespaces are "active" and so listed by listns() and
  * reopened by file handle: an open fd or a bind mount makes a namespace
  * active, a socket or a child namespace's passive reference does not,
@@ -27,9 +28,6 @@
 
 #ifndef SIOCGSKNS
 #define SIOCGSKNS 0x894C
-#endif
-#ifndef NS_GET_USERNS
-#define NS_GET_USERNS _IO(0xb7, 0x1)
 #endif
 
 static int send_fd(int sock, int fd)
@@ -154,39 +152,6 @@ TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
 	bool global = global_view();
 
 	ASSERT_EQ(0, ns_run_admin(0, socket_worker, &global));
-}
-
-static int owner_worker(void *arg)
-{
-	struct ns_ident user_id, got;
-	struct ns_holder h;
-	int uts, ufd, rc = 0;
-
-	(void)arg;
-	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
-		return child_fail("holder");
-	uts = ns_open(h.pid, "uts");
-	if (uts < 0 || ns_ident_of(h.pid, "user", &user_id))
-		rc = child_fail("open the holder's namespaces: %m");
-	if (ns_holder_stop(&h) && !rc)
-		rc = child_fail("holder failed");
-	if (rc)
-		return rc;
-	/* no process is in the user namespace; the uts namespace it owns is */
-	ufd = ioctl(uts, NS_GET_USERNS);
-	if (ufd < 0)
-		return child_fail("NS_GET_USERNS of the kept uts namespace: %m");
-	if (nsnew_ident_of_fd(ufd, &got) || !ns_ident_eq(&got, &user_id))
-		rc = child_fail("NS_GET_USERNS gave another user namespace");
-	close(ufd);
-	close(uts);
-	return rc;
-}
-
-/* A user namespace with no processes stays reachable through a namespace it owns, kept by an fd (ioctl_nsfs(2) NS_GET_USERNS; user_namespaces(7)). */
-TEST(owner_user_ns_kept_by_an_owned_namespace)
-{
-	ASSERT_EQ(0, ns_run_admin(0, owner_worker, NULL));
 }
 
 /* --- active references, seen through listns() (6.19) -------------------- */

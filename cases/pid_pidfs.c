@@ -81,9 +81,9 @@ static int info_inside(void *arg)
 
 /*
  * A process outside the caller's PID namespace gave ESRCH, as an exited
- * one does, until "pidfs: return -EREMOTE when PIDFD_GET_INFO is called on
- * another ns" (Luca Boccassi, 2026, Fixes: linux:7477d7dce48a), the errno
- * glibc's pidfd_getpid() uses; 6.18.44 has it.
+ * one does, until linux:ab89060fbc92 ("pidfs: return -EREMOTE when
+ * PIDFD_GET_INFO is called on another ns", 7.0; in 6.18.15 and 6.19.y), the
+ * errno glibc's pidfd_getpid() uses.
  */
 /* PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process outside it (pidfd_open(2), pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info", 6.13). */
 TEST(pidfd_info_pids_are_the_callers_view)
