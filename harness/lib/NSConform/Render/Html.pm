@@ -325,7 +325,7 @@ sub cell_html {
 	my @d = grep { /\S/ } @{$r->{diag}};
 	return "<td class=\"pass\" title=\"" . h($tip) . "\">ok</td>" if $st eq 'pass' && !@d;
 	my $body = join("\n", grep { length } $why, (grep { !/^#\s*\Q$why\E$/ } @d), $r->{raw});
-	return "<td class=\"$st\"$aid title=\"" . h($tip) . "\"><details><summary>"
+	return "<td class=\"$st\" title=\"" . h($tip) . "\"$aid><details><summary>"
 	    . h($LABEL{$st}) . "</summary><pre>" . h($body) . "</pre>$raw</details></td>";
 }
 
