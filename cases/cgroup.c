@@ -50,7 +50,7 @@ static int cg_path(pid_t pid, const char *ctrl, char *out)
 	char file[64], buf[8192], *line, *save;
 
 	snprintf(file, sizeof(file), "/proc/%d/cgroup", pid ? pid : getpid());
-	if (read_file(file, buf, sizeof(buf)) < 0)
+	if (ns_read_file(file, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c = strchr(line, ':'), *p = c ? strchr(c + 1, ':') : NULL;
@@ -83,7 +83,7 @@ static int cg_mounts(pid_t pid, const char *under, struct cg_mount *m, int max)
 
 	buf = malloc(1 << 17);
 	snprintf(file, sizeof(file), "/proc/%d/mountinfo", pid ? pid : getpid());
-	if (!buf || read_file(file, buf, 1 << 17) < 0) {
+	if (!buf || ns_read_file(file, buf, 1 << 17) < 0) {
 		free(buf);
 		return -1;
 	}
@@ -135,25 +135,13 @@ static int cg_dir(const struct cg_mount *m, char *out)
 	return 0;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* Move the caller into the cgroup directory @dir. */
 static int enter_cg(const char *dir)
 {
 	char procs[PATHLEN + 16];
 
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	return write_str(procs, "0");
+	return ns_write_file(procs, "0");
 }
 
 static bool same_inode(const char *a, const char *b)
@@ -330,7 +318,7 @@ struct own_view {
 
 static void collect_view(struct own_view *v);
 
-/* Move to v->enter, collect the view; NS_MISSING when all paths are "/". */
+/* Move to v->enter, collect the view; NS_CHILD_SKIP when all paths are "/". */
 static int prepare_view(struct own_view *v)
 {
 	if (v->enter && enter_cg(v->enter))
@@ -338,7 +326,7 @@ static int prepare_view(struct own_view *v)
 	collect_view(v);
 	if (!v->n)
 		return child_fail("no lines in /proc/self/cgroup");
-	return v->nonroot ? 0 : NS_MISSING;
+	return v->nonroot ? 0 : NS_CHILD_SKIP;
 }
 
 static int own_view_inside(void *arg)
@@ -367,7 +355,7 @@ static void collect_view(struct own_view *v)
 	char buf[8192], *line, *save;
 
 	v->n = v->nonroot = 0;
-	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0)
 		return;
 	for (line = strtok_r(buf, "\n", &save); line && v->n < 16;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -394,7 +382,7 @@ TEST_F(cg, own_cgroup_is_root_after_unshare)
 	/* somewhere below the root, or the view could not change */
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, own_view_inside, v);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
 		     self->why);
 	EXPECT_EQ(0, rc);
@@ -543,7 +531,7 @@ static bool v2_nsdelegate(void)
 	static char buf[1 << 17];
 	char *line, *save;
 
-	if (read_file("/proc/self/mountinfo", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/mountinfo", buf, sizeof(buf)) < 0)
 		return false;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (strstr(line, " - cgroup2 ") && strstr(line, "nsdelegate"))
@@ -642,7 +630,7 @@ TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 	ASSERT_NE(NULL, v);
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, join_cgns, v);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
 		     self->why);
 	EXPECT_EQ(0, rc);

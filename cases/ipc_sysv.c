@@ -368,7 +368,7 @@ static int unprivileged_unshare_ipc(void *p)
 	gid_t gid;
 
 	(void)p;
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (unshare(CLONE_NEWIPC) == 0 || errno != EPERM)
 		return child_fail("unshare(CLONE_NEWIPC) without CAP_SYS_ADMIN: %m, expected EPERM");
@@ -393,7 +393,7 @@ TEST(create_needs_cap_sys_admin)
 
 	if (why)
 		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
-	if (have_sys_admin())
+	if (ns_have_sys_admin())
 		ASSERT_EQ(0, private_ipc());
 	EXPECT_EQ(0, ns_run(0, unprivileged_unshare_ipc, NULL));
 }

@@ -286,7 +286,7 @@ static int drop_sys_admin(void)
 	     cap_set_flag(caps, CAP_PERMITTED, 1, &v, CAP_CLEAR) ||
 	     cap_set_proc(caps);
 	cap_free(caps);
-	return rc || have_sys_admin() ? -1 : 0;
+	return rc || ns_have_sys_admin() ? -1 : 0;
 }
 
 static int newns_refused(void *arg)
@@ -334,7 +334,7 @@ static int newns_in_own_userns(void *arg)
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot make a user namespace: %m");
-	if (!have_sys_admin())
+	if (!ns_have_sys_admin())
 		return child_fail("no CAP_SYS_ADMIN in our own user namespace");
 	if (ns_ident_of(0, "mnt", &before) || ns_ident_of(0, "user", &user))
 		return child_fail("ns_ident_of: %m");
@@ -359,7 +359,7 @@ TEST(newns_with_cap_sys_admin_in_own_userns)
 {
 	const char *blocker = userns_unprivileged_blocker();
 
-	if (blocker && !have_sys_admin())
+	if (blocker && !ns_have_sys_admin())
 		SKIP(return, "needs an unprivileged user namespace (%s)", blocker);
 	ASSERT_EQ(0, ns_run(0, newns_in_own_userns, NULL));
 }

@@ -235,12 +235,12 @@ static int flip_ip_forward(void *arg)
 	int err;
 
 	(void)arg;
-	if (read_proc_long(IP_FORWARD, &v))
+	if (ns_read_long(IP_FORWARD, &v))
 		return child_fail("read " IP_FORWARD ": %m");
 	err = sysctl_write_long(IP_FORWARD, !v);
 	if (err)
 		return child_fail("write " IP_FORWARD ": %s", strerror(-err));
-	if (read_proc_long(IP_FORWARD, &now) || now != !v)
+	if (ns_read_long(IP_FORWARD, &now) || now != !v)
 		return child_fail(IP_FORWARD " reads %ld after writing %d", now, !v);
 	return 0;
 }
@@ -253,10 +253,10 @@ TEST(ip_forward_change_inside_not_seen_outside)
 
 	NETNS_NEED_ADMIN();
 
-	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &before));
+	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &before));
 	ASSERT_EQ(0, netns_holder_start(&a));
 	/* Read while the changed namespace is alive. */
-	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &after));
+	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &after));
 	EXPECT_EQ(before, after);
 	EXPECT_EQ(0, netns_holder_stop(&a));
 }
@@ -271,7 +271,7 @@ static int lowered_port_start_binds_80(void *arg)
 	err = sysctl_write_long(PORT_START, 80);
 	if (err)
 		return child_fail("write " PORT_START ": %s", strerror(-err));
-	if (read_proc_long(PORT_START, &now) || now != 80)
+	if (ns_read_long(PORT_START, &now) || now != 80)
 		return child_fail(PORT_START " reads %ld after writing 80", now);
 	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
 	if (err)
@@ -294,7 +294,7 @@ static int default_port_start_refuses_80(void *arg)
 
 	if (!netns_is_not(arg))
 		return child_fail("still in the test's network namespace");
-	if (read_proc_long(PORT_START, &now) || now <= 80)
+	if (ns_read_long(PORT_START, &now) || now <= 80)
 		return child_fail(PORT_START " is %ld in a fresh netns", now);
 	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
 	if (err)
@@ -316,9 +316,9 @@ TEST(unprivileged_port_start_is_per_netns)
 
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
-	ASSERT_EQ(0, read_proc_long(PORT_START, &before));
+	ASSERT_EQ(0, ns_read_long(PORT_START, &before));
 	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, read_proc_long(PORT_START, &after));
+	ASSERT_EQ(0, ns_read_long(PORT_START, &after));
 	EXPECT_EQ(before, after);
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &a.outer));
 	EXPECT_EQ(0, netns_holder_stop(&a));
@@ -332,9 +332,9 @@ static int port_80_as_nobody(struct ns_sync *sync)
 	int s;
 
 	ns_sync_child_side(sync);
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
-	if (cap_effective(CAP_NET_BIND_SERVICE))
+	if (ns_cap_effective(CAP_NET_BIND_SERVICE))
 		return child_fail("still has CAP_NET_BIND_SERVICE");
 	s = tcp_bind_any(80);
 	if (s != -EACCES)
@@ -369,7 +369,7 @@ TEST(port_80_binds_in_own_userns_netns_not_outside)
 
 	if (blocker)
 		SKIP(return, "unprivileged user namespaces unavailable: %s", blocker);
-	if (!read_proc_long(PORT_START, &start) && start <= 80)
+	if (!ns_read_long(PORT_START, &start) && start <= 80)
 		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)", start);
 	ASSERT_EQ(0, ns_sync_init(&sync));
 	pid = ns_clone(0);
@@ -424,7 +424,7 @@ static int join_and_look(struct joiner *j)
 	struct stat st;
 	struct ns_ident now;
 
-	if (!have_sys_admin()) {
+	if (!ns_have_sys_admin()) {
 		userfd = ns_open(j->holder, "user");
 		if (userfd < 0 || setns(userfd, CLONE_NEWUSER))
 			return child_fail("joining the holder's user namespace: %m");
@@ -486,7 +486,7 @@ static int setns_unprivileged(void *arg)
 	fd = ns_open(*(pid_t *)arg, "net");
 	if (fd < 0 || ns_ident_of(0, "net", &before))
 		return child_fail("open the holder's netns: %m");
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
 	if (setns(fd, CLONE_NEWNET) == 0)
 		return child_fail("setns into a netns whose owner we have no caps in succeeded");

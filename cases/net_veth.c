@@ -105,7 +105,7 @@ static int veth_moved(void *arg)
 	err = veth_add(tn.sk[0], tn.va, tn.vb);
 	if (veth_missing(err)) {
 		fprintf(stderr, "# creating a veth pair: %s\n", nl_geterror(err));
-		return NETNS_CHILD_SKIP;
+		return NS_CHILD_SKIP;
 	}
 	if (err)
 		return child_fail("creating veth %s/%s: %s", tn.va, tn.vb, nl_geterror(err));
@@ -243,7 +243,7 @@ static int tcp_exchange(void *arg)
 /* Start a holder running @setup/@release; SKIP when veth is missing. */
 #define START_VETH_HOLDER(h) do {					\
 	int rc_ = netns_holder_start(h);				\
-	if (rc_ == NETNS_CHILD_SKIP) {					\
+	if (rc_ == NS_CHILD_SKIP) {					\
 		netns_holder_stop(h);					\
 		SKIP(return, VETH_MISSING);				\
 	}								\
@@ -369,7 +369,7 @@ static int veth_to_dying_ns(void *arg)
 	snprintf(tn.vb, sizeof(tn.vb), "nscB%d", getpid());
 	err = veth_add(tn.sk[0], tn.va, tn.vb);
 	if (veth_missing(err))
-		return NETNS_CHILD_SKIP;
+		return NS_CHILD_SKIP;
 	if (err)
 		return child_fail("creating veth: %s", nl_geterror(err));
 	snprintf(path, sizeof(path), "/proc/%d/ns/net", dd.pid);

@@ -510,11 +510,11 @@ static int pidfd_worker(void *arg)
 		return child_fail("cannot start a holder");
 	pidfd = ns_pidfd_open(h.pid);
 	if (pidfd < 0 && errno == ENOSYS)
-		rc = NS_MISSING;
+		rc = NS_CHILD_SKIP;
 	else if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
 	else if (ns_run(0, probe_pidfd_setns, &pidfd))
-		rc = NS_MISSING;	/* setns() takes no pidfd before 5.8 */
+		rc = NS_CHILD_SKIP;	/* setns() takes no pidfd before 5.8 */
 	for (; !rc && reqs->flags; reqs++) {
 		reqs->holder = h.pid;
 		reqs->pidfd = pidfd;
@@ -535,7 +535,7 @@ TEST(setns_pidfd_joins_several_at_once)
 	};
 	int rc = ns_run_admin(0, pidfd_worker, reqs);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
 	ASSERT_EQ(0, rc);
 }
@@ -560,7 +560,7 @@ TEST(setns_pidfd_all_or_nothing)
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
 	rc = ns_run_admin(0, pidfd_worker, reqs);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
 	ASSERT_EQ(0, rc);
 }

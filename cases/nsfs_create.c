@@ -104,7 +104,7 @@ static int dir_entries(const char *dir)
 static int mountinfo_lines(const char *path, char *first_point, size_t len)
 {
 	char buf[65536], point[256] = "";
-	int n = 0, got = read_file(path, buf, sizeof(buf));
+	int n = 0, got = ns_read_file(path, buf, sizeof(buf));
 
 	if (got < 0)
 		return got;
@@ -193,7 +193,7 @@ static int empty_mntns_worker(void *arg)
 	ns_sync_parent_side(&s);
 	rc = ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) ? -1 : 0;
 	if (!rc && err == EINVAL)
-		rc = NS_MISSING;
+		rc = NS_CHILD_SKIP;
 	else if (!rc && err)
 		rc = child_fail("unshare(UNSHARE_EMPTY_MNTNS): %s", strerror(err));
 	else if (!rc && ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
@@ -218,7 +218,7 @@ TEST(unshare_empty_mntns_gives_empty_root)
 {
 	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "no UNSHARE_EMPTY_MNTNS for unshare() (7.1)");
 	ASSERT_EQ(0, rc);
 }
@@ -317,24 +317,6 @@ static void *wait_thread(void *arg)
 	return NULL;
 }
 
-/* Poll /proc/self/status until "Threads:" is 1, for at most 2 s. */
-static int wait_single_threaded(void)
-{
-	struct timespec tick = { 0, 1000000 };
-
-	for (int i = 0; i < 2000; i++) {
-		char buf[4096], *p;
-
-		if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
-			return -1;
-		p = strstr(buf, "\nThreads:");
-		if (p && atoi(p + 9) == 1)
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return -1;
-}
-
 static int threaded_unshare(void *arg)
 {
 	struct ns_ident before, after;
@@ -357,7 +339,7 @@ static int threaded_unshare(void *arg)
 	if (ns_ident_of(0, "user", &after) || !ns_ident_eq(&before, &after))
 		return child_fail("the refused unshare changed the user namespace");
 	/* with the thread gone the same call works */
-	if (wait_single_threaded())
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("single-threaded unshare(CLONE_NEWUSER): %m");
@@ -455,7 +437,7 @@ static const unsigned long flag_sets[] = {
 /* clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given (clone(2), unshare(2), namespaces(7)). */
 TEST(clone_clone3_unshare_give_same_namespaces)
 {
-	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
+	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
 	const char *why = extra ? userns_unprivileged_blocker() : NULL;
 	int ran_clone3 = 0;
 

@@ -19,41 +19,6 @@
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
-#define NSIO 0xb7
-#ifndef NS_GET_USERNS
-#define NS_GET_USERNS _IO(NSIO, 0x1)
-#endif
-#ifndef NS_GET_PARENT
-#define NS_GET_PARENT _IO(NSIO, 0x2)
-#endif
-#ifndef NS_GET_NSTYPE
-#define NS_GET_NSTYPE _IO(NSIO, 0x3)
-#endif
-#ifndef NS_GET_OWNER_UID
-#define NS_GET_OWNER_UID _IO(NSIO, 0x4)
-#endif
-#ifndef NS_GET_MNTNS_ID
-#define NS_GET_MNTNS_ID _IOR(NSIO, 0x5, uint64_t)
-#endif
-#ifndef NS_GET_PID_FROM_PIDNS
-#define NS_GET_PID_FROM_PIDNS _IOR(NSIO, 0x6, int)
-#define NS_GET_TGID_FROM_PIDNS _IOR(NSIO, 0x7, int)
-#define NS_GET_PID_IN_PIDNS _IOR(NSIO, 0x8, int)
-#define NS_GET_TGID_IN_PIDNS _IOR(NSIO, 0x9, int)
-#endif
-struct nsc_mnt_ns_info {
-	uint32_t size;
-	uint32_t nr_mounts;
-	uint64_t mnt_ns_id;
-};
-#ifndef NS_MNT_GET_INFO
-#define NS_MNT_GET_INFO _IOR(NSIO, 10, struct nsc_mnt_ns_info)
-#define NS_MNT_GET_NEXT _IOR(NSIO, 11, struct nsc_mnt_ns_info)
-#define NS_MNT_GET_PREV _IOR(NSIO, 12, struct nsc_mnt_ns_info)
-#endif
-#ifndef NS_GET_ID
-#define NS_GET_ID _IOR(NSIO, 13, uint64_t)
-#endif
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
 #endif
@@ -258,7 +223,7 @@ static int get_userns_worker(void *arg)
 /* NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9). */
 TEST(ns_get_userns_returns_owner)
 {
-	bool owner_is_ours = have_sys_admin();
+	bool owner_is_ours = ns_have_sys_admin();
 
 	ASSERT_EQ(0, ns_run_admin(0, get_userns_worker, &owner_is_ours));
 }
@@ -283,7 +248,7 @@ static int owner_uid_creator(void *arg)
 	int rc = 0, fd;
 
 	(void)arg;
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("drop privileges: %m");
 	if (ns_holder_start(&h, 0, owner_uid_inside, NULL))
 		return child_fail("holder failed");
@@ -322,7 +287,7 @@ static int pid_translate_worker(void *arg)
 	(void)arg;
 	own = ns_open(0, "pid");
 	if (ioctl(own, NS_GET_PID_IN_PIDNS, getpid()) < 0 && errno == ENOTTY)
-		return NS_MISSING;
+		return NS_CHILD_SKIP;
 	if (ns_holder_start(&h, CLONE_NEWPID, NULL, NULL))
 		return child_fail("holder failed");
 	fd = ns_open(h.pid, "pid");
@@ -355,7 +320,7 @@ TEST(ns_pid_translation_ioctls)
 {
 	int rc = ns_run_admin(0, pid_translate_worker, NULL);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "no NS_GET_PID_IN_PIDNS ioctl (6.11)");
 	ASSERT_EQ(0, rc);
 }
@@ -363,7 +328,7 @@ TEST(ns_pid_translation_ioctls)
 static int count_lines(const char *path)
 {
 	char buf[65536];
-	int n = 0, len = read_file(path, buf, sizeof(buf));
+	int n = 0, len = ns_read_file(path, buf, sizeof(buf));
 
 	if (len < 0)
 		return len;
@@ -435,7 +400,7 @@ static int view_mntns(pid_t pid, struct mntns_view *v)
 	if (fd < 0)
 		return child_fail("open mnt: %m");
 	if (ioctl(fd, NS_GET_MNTNS_ID, &v->id))
-		return errno == ENOTTY ? NS_MISSING : child_fail("NS_GET_MNTNS_ID: %m");
+		return errno == ENOTTY ? NS_CHILD_SKIP : child_fail("NS_GET_MNTNS_ID: %m");
 	v->info.size = sizeof(v->info);
 	v->info_rc = ioctl(fd, NS_MNT_GET_INFO, &v->info) ? errno : 0;
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid ? pid : getpid());
@@ -527,7 +492,7 @@ TEST(ns_mntns_id_and_info)
 {
 	int rc = ns_run_admin(0, mntns_worker, NULL);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "no NS_GET_MNTNS_ID ioctl (6.11)");
 	ASSERT_EQ(0, rc);
 }
@@ -553,7 +518,7 @@ static int ns_id_worker(void *arg)
 
 	(void)arg;
 	if (ns_id_of(0, "uts", &mine) == -ENOTTY)
-		return NS_MISSING;
+		return NS_CHILD_SKIP;
 	if (ns_holder_start(&h, ID_NEW, NULL, NULL))
 		return child_fail("holder failed");
 	for (int i = 0; i < NS_NTYPES && !rc; i++) {
@@ -589,7 +554,7 @@ TEST(ns_get_id_same_iff_shared)
 {
 	int rc = ns_run_admin(0, ns_id_worker, NULL);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "no NS_GET_ID ioctl (6.18)");
 	ASSERT_EQ(0, rc);
 }

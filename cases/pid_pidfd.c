@@ -56,7 +56,7 @@ static int pidfd_fdinfo(int fd, char *buf, size_t len)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	return read_file(path, buf, len);
+	return ns_read_file(path, buf, len);
 }
 
 static int pidfd_target(struct ns_sync *s)

@@ -265,7 +265,7 @@ static int unprivileged_set_tid(pid_t want)
 {
 	pid_t pid;
 
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
 	pid = clone3_tids(0, &want, 1);
 	if (pid == 0)
@@ -356,14 +356,14 @@ static int last_pid_child(struct ns_sync *s, bool write_it)
 	int code;
 
 	ns_sync_child_side(s);
-	if (read_proc_long(LAST_PID, &r.first))
+	if (ns_read_long(LAST_PID, &r.first))
 		return child_fail("read " LAST_PID ": %m");
 	if (write_it) {
 		int err = write_last_pid("4241");
 
 		if (err)
 			return child_fail("write " LAST_PID ": %s", strerror(-err));
-		read_proc_long(LAST_PID, &r.written);
+		ns_read_long(LAST_PID, &r.written);
 	}
 	pid = ns_clone(0);
 	if (pid < 0)
@@ -373,7 +373,7 @@ static int last_pid_child(struct ns_sync *s, bool write_it)
 	r.forked = pid;
 	code = ns_wait(pid, NS_WAIT_MS);
 	r.child_self = code;
-	read_proc_long(LAST_PID, &r.after_fork);
+	ns_read_long(LAST_PID, &r.after_fork);
 	ns_sync_tell(s, true, &r, sizeof(r));
 	return 0;
 }
@@ -428,7 +428,7 @@ static int last_pid_writer(uid_t uid, gid_t gid)
 
 	if (map_self_root(uid, gid))
 		return 1;
-	if (read_proc_long(LAST_PID, &v))
+	if (ns_read_long(LAST_PID, &v))
 		return child_fail("read: %m");
 	/* Rewriting the current value: harmless even if wrongly allowed. */
 	snprintf(cur, sizeof(cur), "%ld", v);

@@ -352,7 +352,7 @@ TEST(clock_nanosleep_abstime_uses_namespace_clock)
 /* clone3(CLONE_NEWTIME) puts the child in a new time namespace; legacy clone() cannot carry the flag (time_namespaces(7)). */
 TEST(clone3_creates_time_ns_legacy_clone_cannot)
 {
-	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
+	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
 	const char *why = extra ? userns_unprivileged_blocker() : NULL;
 	struct ns_sync s;
 	pid_t pid;
@@ -402,23 +402,6 @@ static void *idle(void *arg)
 	return NULL;
 }
 
-static int wait_single_threaded(void)
-{
-	struct timespec tick = { 0, 1000000 };
-
-	for (int i = 0; i < 2000; i++) {
-		char buf[4096], *p;
-
-		if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
-			return -1;
-		p = strstr(buf, "\nThreads:");
-		if (p && atoi(p + 9) == 1)
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return -1;
-}
-
 /* Holder: a time namespace with offsets, not yet entered, kept by us. */
 static int setns_worker(void *arg)
 {
@@ -465,7 +448,7 @@ static int setns_worker(void *arg)
 				  strerror(err));
 	if (ns_ident_of(0, "time", &now) || !ns_ident_eq(&now, &before))
 		return child_fail("the refused setns changed the time namespace");
-	if (wait_single_threaded())
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 
 	/* single-threaded: joined, and our own clock now carries the offset */

@@ -89,7 +89,7 @@ static long status_uid(pid_t pid)
 	char path[64], buf[4096], *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	p = strstr(buf, "\nUid:");
 	return p ? strtol(p + 5, NULL, 10) : -1;
@@ -102,7 +102,7 @@ static int create_userns(void *arg)
 	struct ns_ident before, after;
 
 	(void)arg;
-	if (geteuid() == 0 || !caps_none_effective())
+	if (geteuid() == 0 || !ns_caps_none_effective())
 		return child_fail("still privileged (euid %u)", geteuid());
 	if (ns_ident_of(0, "user", &before))
 		return child_fail("stat own user ns: %m");
@@ -125,7 +125,7 @@ TEST(unprivileged_process_creates_userns)
 	cap_t caps = cap_get_proc();
 	char *text = caps ? cap_to_text(caps, NULL) : NULL;
 
-	ASSERT_LE(0, read_file("/proc/self/status", buf, sizeof(buf)));
+	ASSERT_LE(0, ns_read_file("/proc/self/status", buf, sizeof(buf)));
 	eff = strstr(buf, "CapEff:");
 	ASSERT_NE(NULL, eff);
 	eff[strcspn(eff, "\n")] = '\0';
@@ -135,7 +135,7 @@ TEST(unprivileged_process_creates_userns)
 	cap_free(caps);
 	/* The user pass must really be unprivileged. */
 	if (geteuid() != 0)
-		ASSERT_TRUE(caps_none_effective());
+		ASSERT_TRUE(ns_caps_none_effective());
 	SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
 }
@@ -147,8 +147,8 @@ static int ids_before_map(void *arg)
 	int rc;
 
 	(void)arg;
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-	    read_proc_long("/proc/sys/kernel/overflowgid", &ogid))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
 		return child_fail("read overflowuid/gid: %m");
 	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
 		return child_fail("child in a new user namespace: %m");
@@ -212,7 +212,7 @@ static int full_caps_inside(void *arg)
 	int rc;
 
 	(void)arg;
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("caller is not without capabilities");
 	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
 		return child_fail("child in a new user namespace: %m");
@@ -246,7 +246,7 @@ static int try_sethostname_from_child_userns(void *arg)
 	if (pid == 0) {
 		if (ns_map_root(0, uid, gid))
 			_exit(child_fail("map root: %m"));
-		if (!caps_all_effective())
+		if (!ns_caps_all_effective())
 			_exit(child_fail("no full capability set in the new user ns"));
 		if (sethostname("intruder", 8) == 0)
 			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
@@ -301,7 +301,7 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 	char name[64];
 	struct parent_ns p = { .what = name };
 
-	if (!have_sys_admin())
+	if (!ns_have_sys_admin())
 		SKIP_IF_NO_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-user-%d", getpid());
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &p.outer));
@@ -321,7 +321,7 @@ static int try_mount_from_child_userns(void *arg)
 	if (pid == 0) {
 		if (ns_map_root(0, uid, gid))
 			_exit(child_fail("map root: %m"));
-		if (!caps_all_effective())
+		if (!ns_caps_all_effective())
 			_exit(child_fail("no full capability set in the new user ns"));
 		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
 			_exit(child_fail("mount in the parent's mount ns succeeded"));
@@ -358,7 +358,7 @@ TEST(no_caps_in_parent_ns_mount_eperm)
 {
 	struct parent_ns p = { .what = "/tmp" };
 
-	if (!have_sys_admin())
+	if (!ns_have_sys_admin())
 		SKIP_IF_NO_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &p.outer));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, &p));
@@ -383,7 +383,7 @@ static int exec_in_userns(void *arg)
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	if (c->uid_map && ns_write_proc(0, "uid_map", line))
 		return child_fail("write uid_map '%s'", line);
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set before execve");
 	snprintf(env, sizeof(env), "%s=%u", EXEC_ENV, c->expect_uid);
 	execve("/proc/self/exe", argv, envp);
@@ -435,7 +435,7 @@ TEST(caps_lost_across_execve_unmapped)
 	long ouid;
 
 	SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, read_proc_long("/proc/sys/kernel/overflowuid", &ouid));
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
@@ -454,7 +454,7 @@ static int hostname_owned_elsewhere(void *arg)
 		return child_fail("sethostname as owner: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("child user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the child user ns");
 	if (sethostname("intruder", 8) == 0)
 		return child_fail("sethostname on a UTS ns owned by another user ns succeeded");

@@ -39,8 +39,8 @@ static int stat_inside(void *arg)
 	struct stat in, self;
 	long ouid, ogid;
 
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-	    read_proc_long("/proc/sys/kernel/overflowgid", &ogid))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
 		return child_fail("read overflowuid/gid: %m");
 	if (stat("/", &in) || stat("/proc/self/", &self))
 		return child_fail("stat inside: %m");

@@ -39,7 +39,7 @@ static int read_map_line(pid_t pid, const char *file, unsigned int v[3])
 		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
 	else
 		snprintf(path, sizeof(path), "/proc/self/%s", file);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	return sscanf(buf, "%u %u %u", &v[0], &v[1], &v[2]) == 3 ? 0 : -1;
 }
@@ -222,7 +222,7 @@ static int gid_map_setgroups(void *arg)
 	snprintf(line, sizeof(line), "0 %u 1\n", gid);
 	if (unshare_map_uid(geteuid()))
 		return 1;
-	if (read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0)
 		return child_fail("read setgroups: %m");
 	if (strncmp(buf, "allow", 5))
 		return child_fail("setgroups of a new namespace reads '%s'", buf);
@@ -234,7 +234,7 @@ static int gid_map_setgroups(void *arg)
 		return child_fail("gid_map after deny failed (gid %u)", getgid());
 	if (!after_deny)
 		return 0;
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the new namespace");
 	if (setgroups(0, NULL) == 0)
 		return child_fail("setgroups() succeeded after setgroups deny");
@@ -343,7 +343,7 @@ static char *map_lines(int n)
 TEST(map_line_limit_is_340)
 {
 	char *ok = map_lines(MAP_MAX_LINES), *over = map_lines(MAP_MAX_LINES + 1);
-	bool priv = cap_effective(CAP_SETUID) && cap_effective(CAP_SYS_ADMIN);
+	bool priv = ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SYS_ADMIN);
 	struct userns_holder h;
 
 	ASSERT_NE(NULL, ok);
@@ -402,8 +402,8 @@ TEST(privileged_writer_maps_ranges)
 	struct ns_sync s;
 	pid_t pid;
 
-	if (!cap_effective(CAP_SETUID) || !cap_effective(CAP_SETGID) ||
-	    !cap_effective(CAP_SYS_ADMIN))
+	if (!ns_cap_effective(CAP_SETUID) || !ns_cap_effective(CAP_SETGID) ||
+	    !ns_cap_effective(CAP_SYS_ADMIN))
 		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace (real root)");
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone(CLONE_NEWUSER);
@@ -422,7 +422,7 @@ TEST(privileged_writer_maps_ranges)
 		char path[64], buf[4096], *p;
 
 		snprintf(path, sizeof(path), "/proc/%d/status", pid);
-		ASSERT_LE(0, read_file(path, buf, sizeof(buf)));
+		ASSERT_LE(0, ns_read_file(path, buf, sizeof(buf)));
 		p = strstr(buf, "\nUid:");
 		ASSERT_NE(NULL, p);
 		EXPECT_EQ(101000, strtol(p + 5, NULL, 10));

@@ -102,7 +102,7 @@ static int expect_setns_fails(const struct target *t, int err)
 
 static int join_child_ns(struct target *t)
 {
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("joiner has capabilities before setns");
 	if (setns(t->fd, CLONE_NEWUSER))
 		return child_fail("setns into a child user ns of the same euid: %m");
@@ -131,11 +131,11 @@ TEST(setns_into_child_userns_of_same_euid)
 
 static int caps_after_join_ns(struct target *t)
 {
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("joiner has capabilities before setns");
 	if (setns(t->fd, CLONE_NEWUSER))
 		return child_fail("setns: %m");
-	if (!caps_all_effective() || !caps_all_bounding())
+	if (!ns_caps_all_effective() || !ns_caps_all_bounding())
 		return child_fail("no full capability set after joining");
 	/* The capabilities work: CAP_SYS_ADMIN here creates a UTS namespace. */
 	if (unshare(CLONE_NEWUTS))
@@ -162,7 +162,7 @@ static int join_from_sibling_ns(struct target *t)
 {
 	if (ns_unshare_userns_root(0))
 		return child_fail("own user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the own user ns");
 	return expect_setns_fails(t, EPERM);
 }
@@ -190,7 +190,7 @@ static int join_ancestor(void *arg)
 		return child_fail("open own user ns: %s", strerror(-t.fd));
 	if (ns_unshare_userns_root(0))
 		return child_fail("child user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the child user ns");
 	return expect_setns_fails(&t, EPERM);
 }
@@ -261,7 +261,7 @@ static int second_thread(pthread_t *th, int p[2])
 /* The precondition, as the kernel counts it: at least two threads now. */
 static int still_threaded(void)
 {
-	int n = userns_thread_count();
+	int n = ns_thread_count();
 
 	if (n < 2)
 		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2", n);
@@ -271,7 +271,7 @@ static int still_threaded(void)
 /*
  * Let the thread end, join it, then wait until the kernel has taken it
  * out of our thread group: pthread_join() returns before that (see
- * userns_wait_single_threaded()), and under one CPU the joiner often runs
+ * ns_wait_single_threaded()), and under one CPU the joiner often runs
  * first.  0, or child_fail().
  */
 static int end_thread(pthread_t th, int p[2])
@@ -281,10 +281,10 @@ static int end_thread(pthread_t th, int p[2])
 	close(p[1]);
 	pthread_join(th, NULL);
 	close(p[0]);
-	err = userns_wait_single_threaded(NS_WAIT_MS);
+	err = ns_wait_single_threaded(NS_WAIT_MS);
 	if (err) {
 		errno = -err;
-		return child_fail("still %d threads after pthread_join: %m", userns_thread_count());
+		return child_fail("still %d threads after pthread_join: %m", ns_thread_count());
 	}
 	return 0;
 }
@@ -507,7 +507,7 @@ static int levels_up_to(int fd, const struct ns_ident *top)
 
 static int nest(void *arg)
 {
-	bool initial = in_initial_userns();
+	bool initial = ns_in_initial_userns();
 	struct ns_ident top;
 	struct ns_sync s;
 	int n = -1, fd, up, rc;
@@ -566,7 +566,7 @@ static int lowered_limit(void *arg)
 		return child_fail("user namespace: %m");
 	if (ns_write_proc(0, "../sys/user/max_user_namespaces", "2"))
 		return child_fail("root of a child user ns cannot write " MAX_USERNS);
-	if (read_proc_long(MAX_USERNS, &inside) || inside != 2)
+	if (ns_read_long(MAX_USERNS, &inside) || inside != 2)
 		return child_fail("own copy reads %ld after writing 2", inside);
 	while (made < 5 && ns_unshare_userns_root(0) == 0)
 		made++;
@@ -588,9 +588,9 @@ TEST(max_user_namespaces_lowered_in_child_enospc)
 	if (access(MAX_USERNS, F_OK))
 		SKIP(return, "no " MAX_USERNS " (kernel before 4.9)");
 	SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, read_proc_long(MAX_USERNS, &before));
+	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &before));
 	ASSERT_EQ(0, userns_run_unpriv(lowered_limit, NULL));
-	ASSERT_EQ(0, read_proc_long(MAX_USERNS, &after));
+	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &after));
 	EXPECT_EQ(before, after);
 	EXPECT_NE(2, after);
 }

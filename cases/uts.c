@@ -86,7 +86,7 @@ static void current_names(struct names *n)
  */
 static int outer_for_unprivileged(struct names *outer)
 {
-	if (have_sys_admin())
+	if (ns_have_sys_admin())
 		return private_uts(outer);
 	current_names(outer);
 	return 0;
@@ -235,7 +235,7 @@ static int expect_eperm_unprivileged(void *p)
 	const struct names *before = p;
 	struct names n;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	make_names(&n, "denied");
 	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
@@ -261,7 +261,7 @@ static int unprivileged_new_userns_uts(void *p)
 	uid_t uid;
 	gid_t gid;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	uid = geteuid();
 	gid = getegid();
@@ -296,11 +296,11 @@ static int userns_only_cannot_set(void *p)
 	const struct names *outer = p;
 	struct names n;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("new user namespace: %m");
-	if (!cap_effective(CAP_SYS_ADMIN))
+	if (!ns_cap_effective(CAP_SYS_ADMIN))
 		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
 	make_names(&n, "owner");
 	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
@@ -325,7 +325,7 @@ static int proc_file_is(const char *file, const char *want)
 	char path[64], buf[128];
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", file);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return child_fail("read %s: %m", path);
 	buf[strcspn(buf, "\n")] = '\0';
 	if (strcmp(buf, want))
@@ -374,27 +374,14 @@ TEST(proc_sys_names_read_follow_namespace)
 	check_proc_from_both_sides(_metadata, &outer, read_proc_names);
 }
 
-static int write_one(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static int write_proc_names(void *p)
 {
 	struct child_arg *a = p;
 
 	ns_sync_child_side(&a->sync);
 	/* Writing the /proc files changes this namespace's names... */
-	if (write_one("/proc/sys/kernel/hostname", a->names.host) ||
-	    write_one("/proc/sys/kernel/domainname", a->names.domain))
+	if (ns_write_file("/proc/sys/kernel/hostname", a->names.host) ||
+	    ns_write_file("/proc/sys/kernel/domainname", a->names.domain))
 		return child_fail("write /proc/sys/kernel/{host,domain}name: %m");
 	/* ...as uname() shows. */
 	if (names_are(&a->names, "uname after /proc write"))
@@ -409,7 +396,7 @@ TEST(proc_sys_names_write_changes_own_namespace)
 	struct names outer;
 
 	/* The files are writable by uid 0 of the initial user namespace only. */
-	if (!in_initial_userns() || geteuid() != 0)
+	if (!ns_in_initial_userns() || geteuid() != 0)
 		SKIP(return, "needs uid 0 in the initial user namespace (user pass)");
 	ASSERT_EQ(0, private_uts(&outer));
 	check_proc_from_both_sides(_metadata, &outer, write_proc_names);
@@ -495,7 +482,7 @@ TEST(unshare_moves_caller)
 static int unprivileged_unshare_uts(void *p)
 {
 	(void)p;
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (unshare(CLONE_NEWUTS) == 0)
 		return child_fail("unshare(CLONE_NEWUTS) succeeded without CAP_SYS_ADMIN");

@@ -199,7 +199,7 @@ static void exec_case(const struct opts *o, int out)
 	if (out > STDERR_FILENO)
 		close(out);
 	if (!strcmp(o->pass, "user") && geteuid() == 0 &&
-	    drop_privileges(o->uid, o->gid)) {
+	    ns_drop_privileges(o->uid, o->gid)) {
 		fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n", o->uid, o->gid);
 		_exit(126);
 	}
@@ -238,7 +238,7 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 {
 	pid_t pid;
 
-	*own_ns = have_sys_admin();
+	*own_ns = ns_have_sys_admin();
 	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : 0);
 	if (pid < 0 && *own_ns) {
 		*own_ns = false;
