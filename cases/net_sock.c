@@ -90,35 +90,35 @@ static int connect_own_listener(void *arg)
 /* The same address and port are bound in two namespaces at once (network_namespaces(7), article: two web servers on port 80). */
 TEST(same_port_bound_in_two_netns_at_once)
 {
-	struct netns_holder a = { .setup = listen_80 }, b = { .setup = listen_80 };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80 }, b = { .flags = CLONE_NEWNET, .setup = listen_80 };
 
 	NETNS_NEED_ADMIN();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_TRUE(ns_differ(a.pid, 0));
 	EXPECT_TRUE(ns_differ(b.pid, 0));
 	/* Seen from outside: each namespace's own /proc/PID/net/tcp lists a listener. */
 	EXPECT_EQ(1, proc_net_tcp_listens(a.pid, 80));
 	EXPECT_EQ(1, proc_net_tcp_listens(b.pid, 80));
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
 /* A connection made in one namespace reaches only that namespace's listener (network_namespaces(7): port numbers are per namespace). */
 TEST(connection_reaches_only_own_listener)
 {
-	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
-	struct netns_holder b = { .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
 
 	NETNS_NEED_ADMIN();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	/* Released together: both connect while both listeners exist. */
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
 static int connect_refused(void *arg)
@@ -140,16 +140,16 @@ static int connect_refused(void *arg)
 /* A listener is not reachable from another namespace's loopback (network_namespaces(7)). */
 TEST(listener_unreachable_from_another_netns)
 {
-	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
 	struct ns_ident a_net;
 
 	NETNS_NEED_ADMIN();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_ident_of(a.pid, "net", &a_net));
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, connect_refused, &a_net));
 	/* ... while inside its own namespace it is still there. */
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- abstract Unix sockets ------------------------------------------------- */
@@ -194,37 +194,37 @@ static int connect_abstract(void *arg)
 /* One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7), unix(7)). */
 TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
-	struct netns_holder a = { .setup = bind_abstract }, b = { .setup = bind_abstract };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract }, b = { .flags = CLONE_NEWNET, .setup = bind_abstract };
 
 	NETNS_NEED_ADMIN();
 
 	set_abstract_name();
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_EQ(1, proc_net_unix_has(a.pid, abstract_name));
 	EXPECT_EQ(1, proc_net_unix_has(b.pid, abstract_name));
 	EXPECT_EQ(0, proc_net_unix_has(0, abstract_name));
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
 /* An abstract name bound in one namespace cannot be connected to from another (network_namespaces(7), unix(7)). */
 TEST(abstract_unix_name_unreachable_from_another_netns)
 {
-	struct netns_holder a = { .setup = bind_abstract, .release = connect_abstract };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract, .release = connect_abstract };
 	int c;
 
 	NETNS_NEED_ADMIN();
 
 	set_abstract_name();
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_TRUE(ns_differ(a.pid, 0));
 	c = unix_abstract_connect(abstract_name);
 	EXPECT_EQ(-ECONNREFUSED, c);
 	if (c >= 0)
 		close(c);
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- /proc/sys/net ----------------------------------------------------------- */
@@ -248,17 +248,17 @@ static int flip_ip_forward(void *arg)
 /* net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7): /proc/sys/net is per namespace). */
 TEST(ip_forward_change_inside_not_seen_outside)
 {
-	struct netns_holder a = { .setup = flip_ip_forward };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = flip_ip_forward };
 	long before, after;
 
 	NETNS_NEED_ADMIN();
 
 	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &before));
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	/* Read while the changed namespace is alive. */
 	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* Lower ip_unprivileged_port_start to 80, drop CAP_NET_BIND_SERVICE, bind. */
@@ -309,7 +309,8 @@ static int default_port_start_refuses_80(void *arg)
 /* net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there (network_namespaces(7), ip(7)). */
 TEST(unprivileged_port_start_is_per_netns)
 {
-	struct netns_holder a = { .setup = lowered_port_start_binds_80 };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = lowered_port_start_binds_80 };
+	struct ns_ident outer;
 	long before, after;
 
 	NETNS_NEED_ADMIN();
@@ -317,11 +318,12 @@ TEST(unprivileged_port_start_is_per_netns)
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
 	ASSERT_EQ(0, ns_read_long(PORT_START, &before));
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_ident_of(0, "net", &outer));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_read_long(PORT_START, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &a.outer));
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &outer));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- port 80 in a namespace owned by an unprivileged user namespace ------- */
@@ -454,7 +456,7 @@ static int join_and_look(struct joiner *j)
 /* After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2), network_namespaces(7)). */
 TEST(setns_changes_devices_new_sockets_see)
 {
-	struct netns_holder h = { .setup = lo_up_with_mtu };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
 	struct joiner j;
 	pid_t pid;
 
@@ -465,7 +467,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	if (j.new_mtu == j.old_mtu)
 		j.new_mtu++;
 	h.arg = &j.new_mtu;
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	j.holder = h.pid;
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -475,7 +477,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	/* The test's own view is untouched. */
 	ASSERT_EQ(0, netdev_mtu("lo", &j.new_mtu));
 	EXPECT_EQ(j.old_mtu, j.new_mtu);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int setns_unprivileged(void *arg)
@@ -500,15 +502,15 @@ static int setns_unprivileged(void *arg)
 /* setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM otherwise. */
 TEST(setns_into_netns_needs_caps_in_its_owner)
 {
-	struct netns_holder h = { .setup = lo_up_with_mtu };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
 	int mtu = 1500;
 
 	NETNS_NEED_ADMIN();
 
 	h.arg = &mtu;
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(0, ns_run(0, setns_unprivileged, &h.pid));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

@@ -242,9 +242,9 @@ static int tcp_exchange(void *arg)
 
 /* Start a holder running @setup/@release; SKIP when veth is missing. */
 #define START_VETH_HOLDER(h) do {					\
-	int rc_ = netns_holder_start(h);				\
+	int rc_ = ns_holder_begin(h);				\
 	if (rc_ == NS_CHILD_SKIP) {					\
-		netns_holder_stop(h);					\
+		ns_holder_stop(h);					\
 		SKIP(return, VETH_MISSING);				\
 	}								\
 	ASSERT_EQ(0, rc_);						\
@@ -255,7 +255,7 @@ static int tcp_exchange(void *arg)
 /* A veth end moved to another netns vanishes from the source's device list (network_namespaces(7), veth(4)). */
 TEST(veth_end_moved_vanishes_from_source)
 {
-	struct netns_holder h = { .setup = veth_moved };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_moved };
 	struct nl_sock *sk = rt_open();
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 
@@ -272,30 +272,30 @@ TEST(veth_end_moved_vanishes_from_source)
 	EXPECT_EQ(0, proc_net_dev_has(0, vb));
 	EXPECT_EQ(0, link_has(sk, va));
 	EXPECT_EQ(0, link_has(sk, vb));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 	nl_socket_free(sk);
 }
 
 /* UDP crosses a veth pair whose ends are in two namespaces (network_namespaces(7): veth as a tunnel). */
 TEST(veth_udp_crosses_namespaces)
 {
-	struct netns_holder h = { .setup = veth_addressed, .release = udp_ping };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = udp_ping };
 
 	NETNS_NEED_ADMIN();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 /* TCP connects across a veth pair to a listener in the other namespace (network_namespaces(7), veth(4)). */
 TEST(veth_tcp_crosses_namespaces)
 {
-	struct netns_holder h = { .setup = veth_addressed, .release = tcp_exchange };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = tcp_exchange };
 
 	NETNS_NEED_ADMIN();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int same_names(void *arg)
@@ -319,12 +319,12 @@ static int same_names(void *arg)
 /* Device names are per namespace: a name in use in B can be created in A (network_namespaces(7)). */
 TEST(device_name_reusable_in_another_netns)
 {
-	struct netns_holder h = { .setup = same_names };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = same_names };
 
 	NETNS_NEED_ADMIN();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 /* --- namespace death ------------------------------------------------------- */
@@ -427,7 +427,7 @@ static int kill_b_and_watch(void *arg)
 /* When a netns dies its veth end is destroyed and the peer in the other netns goes too (network_namespaces(7), veth(4)). */
 TEST(netns_death_destroys_veth_and_peer)
 {
-	struct netns_holder h = { .setup = veth_to_dying_ns, .release = kill_b_and_watch };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_to_dying_ns, .release = kill_b_and_watch };
 	char va[IFNAMSIZ];
 
 	NETNS_NEED_ADMIN();
@@ -436,7 +436,7 @@ TEST(netns_death_destroys_veth_and_peer)
 	snprintf(va, sizeof(va), "nscA%d", h.pid);
 	/* While B lives, A's end is there, seen from outside. */
 	EXPECT_EQ(1, proc_net_dev_has(h.pid, va));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int move_lo(void *arg)
@@ -457,12 +457,12 @@ static int move_lo(void *arg)
 /* A namespace's loopback stays in it: moving lo to another netns fails with EINVAL (network_namespaces(7), rtnetlink(7)). */
 TEST(loopback_cannot_move_to_another_netns)
 {
-	struct netns_holder h = { .setup = move_lo };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = move_lo };
 
 	NETNS_NEED_ADMIN();
 
-	ASSERT_EQ(0, netns_holder_start(&h));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN
