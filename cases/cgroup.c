@@ -36,11 +36,6 @@ static void *shared_page(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-#define REQUIRE_CGNS() do { \
-	if (!ns_type_available("cgroup")) \
-		SKIP(return, "no cgroup namespaces (/proc/self/ns/cgroup missing)"); \
-} while (0)
-
 /*
  * The path of @pid (0 = self) in the hierarchy @ctrl ("" = v2, else a v1
  * line's controller list such as "memory" or "name=systemd").
@@ -211,7 +206,7 @@ FIXTURE_TEARDOWN(cg)
 }
 
 #define REQUIRE_OWN_CGROUPS() do { \
-	REQUIRE_CGNS(); \
+	NS_NEED_TYPE("cgroup"); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
 } while (0)
@@ -377,7 +372,7 @@ TEST_F(cg, own_cgroup_is_root_after_unshare)
 	struct own_view *v = shared_page();
 	int rc;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, v);
 	/* somewhere below the root, or the view could not change */
 	v->enter = self->made ? self->a : NULL;
@@ -466,7 +461,7 @@ TEST(v1_mount_inside_rooted_at_ns_cgroup)
 	struct cg_mount *m = calloc(32, sizeof(*m));
 	int n = cg_mounts(0, NULL, m, 32), v1 = 0, checked = 0;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, m);
 	for (int i = 0; i < n; i++) {
 		struct mount_req r = { .enter = NULL };
@@ -626,7 +621,7 @@ TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 	struct own_view *v = shared_page();
 	int rc;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, v);
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, join_cgns, v);

@@ -389,10 +389,7 @@ static int unprivileged_unshare_ipc(void *p)
 /* Creating an IPC namespace needs CAP_SYS_ADMIN, and works unprivileged together with a new user namespace (clone(2), user_namespaces(7)). */
 TEST(create_needs_cap_sys_admin)
 {
-	const char *why = userns_unprivileged_blocker();
-
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	if (ns_have_sys_admin())
 		ASSERT_EQ(0, private_ipc());
 	EXPECT_EQ(0, ns_run(0, unprivileged_unshare_ipc, NULL));

@@ -357,10 +357,7 @@ static int newns_in_own_userns(void *arg)
 /* CAP_SYS_ADMIN in the caller's own user namespace is enough, and that user namespace owns the new mount namespace (user_namespaces(7), ioctl_ns(2)). */
 TEST(newns_with_cap_sys_admin_in_own_userns)
 {
-	const char *blocker = userns_unprivileged_blocker();
-
-	if (blocker && !ns_have_sys_admin())
-		SKIP(return, "needs an unprivileged user namespace (%s)", blocker);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, newns_in_own_userns, NULL));
 }
 

@@ -59,10 +59,8 @@ FIXTURE_TEARDOWN(locked)
 static const char *start_less_privileged(struct mnt_peer *p, int *err)
 {
 	*err = mnt_peer_start(p, true);
-	if (*err == -ENOSPC || *err == -EUSERS)
-		return "user.max_user_namespaces reached";
-	if (*err == -EPERM)
-		return userns_unprivileged_blocker();
+	if (*err == -ENOSPC || *err == -EUSERS || *err == -EPERM)
+		return ns_userns_blocker(false);
 	return NULL;
 }
 
@@ -94,7 +92,7 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	ours = info_of(0, s);
@@ -125,7 +123,7 @@ TEST_F(locked, locked_covering_mount_umount_einval)
 
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, 0));
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, MNT_DETACH));
@@ -172,7 +170,7 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, mount(t, p1, NULL, MS_BIND | MS_REC, NULL));
 	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
@@ -208,7 +206,7 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	mnt_path(ownfile, &self->b, "own/file");
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
@@ -251,7 +249,7 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	mnt_path(dhidden, &self->b, "dst/sub/hidden");
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, 0));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
@@ -277,7 +275,7 @@ TEST_F(locked, locked_mount_cannot_be_moved)
 
 	why = start_less_privileged(&less, &err);
 	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_MOVE, self->l, self->dst, 0));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));

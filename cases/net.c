@@ -53,7 +53,7 @@ TEST(new_netns_has_only_loopback_down)
 {
 	struct ns_ident outer;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_ident_of(0, "net", &outer));
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, only_lo_down, &outer));
@@ -85,7 +85,7 @@ TEST(new_netns_addresses_differ_from_parent)
 	struct nl_sock *sk = rt_open();
 	int lo, before, flags0 = 0, flags1 = 0;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, sk);
 	/* Only our lo's addresses: other devices' may change on their own. */
@@ -150,7 +150,7 @@ TEST(route_added_inside_not_in_parent)
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = route_inside };
 	char dst[24];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	snprintf(dst, sizeof(dst), "10.%d.%d.0", (getpid() >> 8) & 255, getpid() & 255);
 	snprintf(route_dst, sizeof(route_dst), "%s/24", dst);
@@ -174,7 +174,7 @@ TEST(proc_net_dev_differs_from_parent)
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = proc_dev_only_lo };
 	int own = proc_net_dev_count(0);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_LE(1, own);
 	ASSERT_EQ(0, ns_holder_begin(&h));

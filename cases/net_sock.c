@@ -92,7 +92,7 @@ TEST(same_port_bound_in_two_netns_at_once)
 {
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80 }, b = { .flags = CLONE_NEWNET, .setup = listen_80 };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_holder_begin(&b));
@@ -112,7 +112,7 @@ TEST(connection_reaches_only_own_listener)
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
 	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_holder_begin(&b));
@@ -143,7 +143,7 @@ TEST(listener_unreachable_from_another_netns)
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
 	struct ns_ident a_net;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_ident_of(a.pid, "net", &a_net));
@@ -196,7 +196,7 @@ TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract }, b = { .flags = CLONE_NEWNET, .setup = bind_abstract };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	set_abstract_name();
 	ASSERT_EQ(0, ns_holder_begin(&a));
@@ -215,7 +215,7 @@ TEST(abstract_unix_name_unreachable_from_another_netns)
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract, .release = connect_abstract };
 	int c;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	set_abstract_name();
 	ASSERT_EQ(0, ns_holder_begin(&a));
@@ -251,7 +251,7 @@ TEST(ip_forward_change_inside_not_seen_outside)
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = flip_ip_forward };
 	long before, after;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &before));
 	ASSERT_EQ(0, ns_holder_begin(&a));
@@ -313,7 +313,7 @@ TEST(unprivileged_port_start_is_per_netns)
 	struct ns_ident outer;
 	long before, after;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
@@ -364,13 +364,11 @@ static int port_80_as_nobody(struct ns_sync *sync)
 /* Port 80 binds in a netns owned by an unprivileged user's user namespace, not in the parent's for the same user (user_namespaces(7), network_namespaces(7)). */
 TEST(port_80_binds_in_own_userns_netns_not_outside)
 {
-	const char *blocker = userns_unprivileged_blocker();
 	struct ns_sync sync;
 	long start;
 	pid_t pid;
 
-	if (blocker)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", blocker);
+	NS_NEED_UNPRIV_USERNS();
 	if (!ns_read_long(PORT_START, &start) && start <= 80)
 		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)", start);
 	ASSERT_EQ(0, ns_sync_init(&sync));
@@ -460,7 +458,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	struct joiner j;
 	pid_t pid;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, netdev_mtu("lo", &j.old_mtu));
 	j.new_mtu = 1280 + getpid() % 1000;
@@ -505,7 +503,7 @@ TEST(setns_into_netns_needs_caps_in_its_owner)
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
 	int mtu = 1500;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	h.arg = &mtu;
 	ASSERT_EQ(0, ns_holder_begin(&h));

@@ -259,7 +259,7 @@ TEST(veth_end_moved_vanishes_from_source)
 	struct nl_sock *sk = rt_open();
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, sk);
 	START_VETH_HOLDER(&h);
@@ -281,7 +281,7 @@ TEST(veth_udp_crosses_namespaces)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = udp_ping };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, ns_holder_stop(&h));
@@ -292,7 +292,7 @@ TEST(veth_tcp_crosses_namespaces)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = tcp_exchange };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, ns_holder_stop(&h));
@@ -321,7 +321,7 @@ TEST(device_name_reusable_in_another_netns)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = same_names };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
 	EXPECT_EQ(0, ns_holder_stop(&h));
@@ -430,7 +430,7 @@ TEST(netns_death_destroys_veth_and_peer)
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_to_dying_ns, .release = kill_b_and_watch };
 	char va[IFNAMSIZ];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
 	snprintf(va, sizeof(va), "nscA%d", h.pid);
@@ -459,7 +459,7 @@ TEST(loopback_cannot_move_to_another_netns)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = move_lo };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(0, ns_holder_stop(&h));

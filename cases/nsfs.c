@@ -535,8 +535,7 @@ TEST(setns_pidfd_joins_several_at_once)
 	};
 	int rc = ns_run_admin(0, pidfd_worker, reqs);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
 	ASSERT_EQ(0, rc);
 }
 
@@ -560,8 +559,7 @@ TEST(setns_pidfd_all_or_nothing)
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
 	rc = ns_run_admin(0, pidfd_worker, reqs);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
 	ASSERT_EQ(0, rc);
 }
 

@@ -218,8 +218,7 @@ TEST(unshare_empty_mntns_gives_empty_root)
 {
 	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "no UNSHARE_EMPTY_MNTNS for unshare() (7.1)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "UNSHARE_EMPTY_MNTNS", "7.1");
 	ASSERT_EQ(0, rc);
 }
 
@@ -304,10 +303,8 @@ TEST(unshare_newns_implies_clone_fs)
 TEST(unshare_newuser_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWUSER, "user", { 0 } };
-	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
 
-	if (why)
-		SKIP(return, "cannot create user namespaces: %s", why);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, fs_worker, &r));
 }
 
@@ -351,10 +348,7 @@ static int threaded_unshare(void *arg)
 /* unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies CLONE_THREAD (unshare(2)). */
 TEST(unshare_newuser_refused_when_multithreaded)
 {
-	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
-
-	if (why)
-		SKIP(return, "cannot create user namespaces: %s", why);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, threaded_unshare, NULL));
 }
 
@@ -438,11 +432,9 @@ static const unsigned long flag_sets[] = {
 TEST(clone_clone3_unshare_give_same_namespaces)
 {
 	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
-	const char *why = extra ? userns_unprivileged_blocker() : NULL;
 	int ran_clone3 = 0;
 
-	if (why)
-		SKIP(return, "unprivileged and cannot create user namespaces: %s", why);
+	NS_NEED_ADMIN_OR_USERNS();
 	for (size_t f = 0; f < sizeof(flag_sets) / sizeof(flag_sets[0]); f++) {
 		for (enum entry how = BY_CLONE; how <= BY_UNSHARE; how++) {
 			unsigned long flags = flag_sets[f] | extra;

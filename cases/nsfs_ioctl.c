@@ -76,8 +76,7 @@ static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
 /* NS_GET_NSTYPE returns the CLONE_NEW* value of each type (ioctl_ns(2), 4.11). */
 TEST(ns_get_nstype_names_each_type)
 {
-	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
-		SKIP(return, "no NS_GET_NSTYPE ioctl (4.11)");
+	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY, "NS_GET_NSTYPE", "4.11");
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -266,13 +265,11 @@ static int owner_uid_creator(void *arg)
 TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
-	const char *why = userns_unprivileged_blocker();
 
-	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
-		SKIP(return, "no NS_GET_OWNER_UID ioctl (4.11)");
+	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY,
+			"NS_GET_OWNER_UID", "4.11");
 	EXPECT_EQ(-EINVAL, self_ioctl("uts", NS_GET_OWNER_UID, (unsigned long)&uid));
-	if (why)
-		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run(0, owner_uid_creator, NULL));
 }
 
@@ -320,8 +317,7 @@ TEST(ns_pid_translation_ioctls)
 {
 	int rc = ns_run_admin(0, pid_translate_worker, NULL);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "no NS_GET_PID_IN_PIDNS ioctl (6.11)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_PID_IN_PIDNS", "6.11");
 	ASSERT_EQ(0, rc);
 }
 
@@ -492,8 +488,7 @@ TEST(ns_mntns_id_and_info)
 {
 	int rc = ns_run_admin(0, mntns_worker, NULL);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "no NS_GET_MNTNS_ID ioctl (6.11)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_MNTNS_ID", "6.11");
 	ASSERT_EQ(0, rc);
 }
 
@@ -554,8 +549,7 @@ TEST(ns_get_id_same_iff_shared)
 {
 	int rc = ns_run_admin(0, ns_id_worker, NULL);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "no NS_GET_ID ioctl (6.18)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_ID", "6.18");
 	ASSERT_EQ(0, rc);
 }
 

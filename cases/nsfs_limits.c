@@ -179,19 +179,16 @@ FIXTURE_TEARDOWN(limit)
 TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 {
 	struct limit_req r = { ns_type_of(variant->flag), NULL };
-	const char *why = userns_unprivileged_blocker();
 	char path[96];
 	long after;
 
 	ASSERT_NE(NULL, r.t);
 	r.other = ns_type_of(variant->flag == CLONE_NEWUTS ? CLONE_NEWIPC : CLONE_NEWUTS);
-	if (!ns_type_available(r.t->name))
-		SKIP(return, "no %s namespaces (/proc/self/ns/%s missing)", r.t->name, r.t->name);
+	NS_NEED_TYPE(r.t->name);
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r.t->sysctl);
-	if (ns_read_long(path, &self->outside))
-		SKIP(return, "no %s (per-type limits came in 4.9)", path);
-	if (why && geteuid())
-		SKIP(return, "cannot create a user namespace to lower the limit in: %s", why);
+	NS_NEED_FEATURE(ns_read_long(path, &self->outside),
+			"/proc/sys/user/max_<type>_namespaces", "4.9");
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, limit_inside, &r));
 	ASSERT_EQ(0, ns_read_long(path, &after));
 	EXPECT_EQ(self->outside, after) TH_LOG("the outer %s changed", path);

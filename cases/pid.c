@@ -149,8 +149,7 @@ TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 	char b;
 
 	self_n = pidns_self_levels();
-	if (self_n == -ENODATA)
-		SKIP(return, "no NSpid: field in /proc/PID/status");
+	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
 	ASSERT_GE(self_n, 1);
 	for (int j = 0; j < CHAIN; j++)
 		ASSERT_EQ(0, pidns_cred_pair(c.sv[j]));

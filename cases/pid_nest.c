@@ -247,8 +247,7 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	pid_t pid;
 
 	self_n = pidns_self_levels();
-	if (self_n == -ENODATA)
-		SKIP(return, "no NSpid: field in /proc/PID/status");
+	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
 	ASSERT_GE(self_n, 1);
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = pidns_new_child(0);

@@ -48,7 +48,7 @@ static const char *pidfd_missing(void)
 		close(fd);
 		return NULL;
 	}
-	return errno == ENOSYS ? "no pidfd_open() (ENOSYS)" : NULL;
+	return errno == ENOSYS ? "pidfd_open() not supported by this kernel (added in 5.3)" : NULL;
 }
 
 static int pidfd_fdinfo(int fd, char *buf, size_t len)

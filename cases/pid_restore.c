@@ -61,9 +61,9 @@ static const char *set_tid_missing(void)
 		return NULL;
 	}
 	if (errno == ENOSYS)
-		return "no clone3() (ENOSYS)";
+		return "clone3() not supported by this kernel (added in 5.3)";
 	if (errno == E2BIG)
-		return "clone3() has no set_tid (E2BIG for struct clone_args v1)";
+		return "clone3() set_tid not supported by this kernel (added in 5.5)";
 	return NULL;
 }
 
@@ -243,16 +243,13 @@ static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
 TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
 {
 	const char *missing = set_tid_missing();
-	const char *blocked;
 	pid_t pid, outer = free_pid();
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
-	if (blocked)
-		SKIP(return, "needs a user namespace: %s", blocked);
+	NS_NEED_USERNS();
 	ASSERT_NE(0, outer);
 	pid = pidns_track(ns_clone(CLONE_NEWUSER | CLONE_NEWPID));
 	ASSERT_GE(pid, 0);
@@ -402,8 +399,7 @@ TEST_F(pidns, ns_last_pid_is_per_namespace)
 {
 	struct last_rec a, b;
 
-	if (access(LAST_PID, F_OK))
-		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
 	run_last_pid(_metadata, true, &a);
 	/* In A's namespace: only A (1) existed; the write steers the next fork. */
 	EXPECT_EQ(1, a.first);
@@ -455,16 +451,12 @@ static int last_pid_writer(uid_t uid, gid_t gid)
 /* Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace (pid_namespaces(7)). */
 TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 {
-	const char *blocked;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	pid_t pid;
 
-	if (access(LAST_PID, F_OK))
-		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
-	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
-	if (blocked)
-		SKIP(return, "needs a user namespace: %s", blocked);
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED_USERNS();
 	pid = pidns_track(ns_clone(CLONE_NEWUSER));
 	ASSERT_GE(pid, 0);
 	if (pid == 0)

@@ -29,11 +29,6 @@
 
 #define NSEC 1000000000LL
 
-#define REQUIRE_TIMENS() do { \
-	if (!ns_type_available("time")) \
-		SKIP(return, "no time namespaces (/proc/self/ns/time missing)"); \
-} while (0)
-
 static long long ns_of(const struct timespec *ts)
 {
 	return ts->tv_sec * NSEC + ts->tv_nsec;
@@ -136,7 +131,7 @@ TEST(unshare_caller_stays_children_enter)
 	struct ns_ident outside;
 	struct idents *id;
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	id = shared_page();
 	ASSERT_NE(NULL, id);
 	ASSERT_EQ(0, ns_ident_of(0, "time", &outside));
@@ -188,7 +183,7 @@ TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 	long long before[NCLOCKS], after[NCLOCKS];
 	struct readings *in;
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	in = shared_page();
 	ASSERT_NE(NULL, in);
 	for (size_t i = 0; i < NCLOCKS; i++)
@@ -229,7 +224,7 @@ static int realtime_offset_refused(void *arg)
 /* timens_offsets refuses a CLOCK_REALTIME offset with EINVAL (time_namespaces(7)). */
 TEST(realtime_offset_refused_einval)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, ns_run(0, realtime_offset_refused, NULL));
 }
 
@@ -253,7 +248,7 @@ static int write_again_refused(void *arg)
 /* Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails with EACCES (time_namespaces(7)). */
 TEST(offsets_write_after_entry_fails_eacces)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, nothing, NULL, write_again_refused));
 }
 
@@ -308,7 +303,7 @@ static int timers_inside(void *arg)
 /* Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7); timerfd_create(2)). */
 TEST(absolute_timers_use_namespace_clock)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, timers_inside, NULL, NULL));
 }
 
@@ -337,7 +332,7 @@ static int sleep_inside(void *arg)
 /* clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time (time_namespaces(7), clock_nanosleep(2)). */
 TEST(clock_nanosleep_abstime_uses_namespace_clock)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, sleep_inside, NULL, NULL));
 }
 
@@ -353,13 +348,11 @@ TEST(clock_nanosleep_abstime_uses_namespace_clock)
 TEST(clone3_creates_time_ns_legacy_clone_cannot)
 {
 	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
-	const char *why = extra ? userns_unprivileged_blocker() : NULL;
 	struct ns_sync s;
 	pid_t pid;
 
-	REQUIRE_TIMENS();
-	if (why)
-		SKIP(return, "unprivileged and cannot create a user namespace: %s", why);
+	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	/* legacy clone: 0x80 is read as part of the exit signal, no new time ns */
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = syscall(SYS_clone, CLONE_NEWTIME | extra | SIGCHLD, NULL, NULL, NULL, NULL);
@@ -381,8 +374,7 @@ TEST(clone3_creates_time_ns_legacy_clone_cannot)
 
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone3(CLONE_NEWTIME | extra);
-	if (pid < 0 && errno == ENOSYS)
-		SKIP(return, "no clone3() (5.3)");
+	NS_NEED_FEATURE(pid < 0 && errno == ENOSYS, "clone3()", "5.3");
 	ASSERT_LE(0, pid) TH_LOG("clone3(CLONE_NEWTIME): %m");
 	if (pid == 0) {
 		ns_sync_child_side(&s);
@@ -471,7 +463,7 @@ static int setns_worker(void *arg)
 /* setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers: EUSERS (setns(2), time_namespaces(7)). */
 TEST(setns_time_ns_moves_caller_threaded_eusers)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, ns_run_admin(0, setns_worker, NULL));
 }
 

@@ -72,12 +72,6 @@ __attribute__((constructor)) static void exec_report(void)
 	_exit(exec_caps_state());
 }
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 static void map_line(char *buf, size_t len, unsigned int inside, unsigned int outside)
 {
 	snprintf(buf, len, "%u %u 1\n", inside, outside);
@@ -136,7 +130,7 @@ TEST(unprivileged_process_creates_userns)
 	/* The user pass must really be unprivileged. */
 	if (geteuid() != 0)
 		ASSERT_TRUE(ns_caps_none_effective());
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
 }
 
@@ -170,7 +164,7 @@ static int ids_before_map(void *arg)
 /* Before any map is written the ids read as the overflow ids; the parent still sees the real uid (user_namespaces(7), article part 5). */
 TEST(ids_read_as_overflow_before_map)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ids_before_map, NULL));
 }
 
@@ -200,7 +194,7 @@ static int ids_after_map(void *arg)
 /* After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid (user_namespaces(7), article part 5). */
 TEST(mapped_root_inside_original_uid_outside)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ids_after_map, NULL));
 }
 
@@ -229,7 +223,7 @@ static int full_caps_inside(void *arg)
 /* The first process in a new user namespace has every capability there, permitted and effective (user_namespaces(7), demo_userns.c). */
 TEST(first_process_has_full_caps_in_new_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(full_caps_inside, NULL));
 }
 
@@ -302,7 +296,7 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 	struct parent_ns p = { .what = name };
 
 	if (!ns_have_sys_admin())
-		SKIP_IF_NO_UNPRIV_USERNS();
+		NS_NEED_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-user-%d", getpid());
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &p.outer));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, &p));
@@ -359,7 +353,7 @@ TEST(no_caps_in_parent_ns_mount_eperm)
 	struct parent_ns p = { .what = "/tmp" };
 
 	if (!ns_have_sys_admin())
-		SKIP_IF_NO_UNPRIV_USERNS();
+		NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &p.outer));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, &p));
 }
@@ -412,7 +406,7 @@ TEST(caps_kept_across_execve_as_mapped_root)
 {
 	struct exec_case c = { "0 %u 1\n", 0, 0 };
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
@@ -424,7 +418,7 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
 {
 	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
@@ -434,7 +428,7 @@ TEST(caps_lost_across_execve_unmapped)
 	struct exec_case c = { NULL, 0, 10 };
 	long ouid;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
@@ -474,7 +468,7 @@ TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 {
 	char name[64];
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-owner-%d", getpid());
 	ASSERT_EQ(0, userns_run_unpriv(hostname_owned_elsewhere, name));
 }
@@ -538,9 +532,8 @@ static int owner_of_uts(void *arg)
 /* ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in (ioctl_ns(2), 4.9+). */
 TEST(ns_get_userns_returns_owner)
 {
-	if (ns_get_userns_missing())
-		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_of_uts, NULL));
 }
 
@@ -582,10 +575,10 @@ TEST(ns_get_owner_uid_returns_creator_uid)
 	ASSERT_LE(0, fd);
 	if (ioctl(fd, NS_GET_OWNER_UID, &u) && errno == ENOTTY) {
 		close(fd);
-		SKIP(return, "no NS_GET_OWNER_UID ioctl (ENOTTY; kernel before 4.11)");
+		NS_NEED_FEATURE(true, "NS_GET_OWNER_UID", "4.11");
 	}
 	close(fd);
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_uid, NULL));
 }
 
@@ -624,16 +617,15 @@ static int clone_all(void *arg)
 /* clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new (user_namespaces(7), article part 5). */
 TEST(clone_all_types_with_newuser_unprivileged)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
 }
 
 /* Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)). */
 TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
-	if (ns_get_userns_missing())
-		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, "owner"));
 }
 

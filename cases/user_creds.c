@@ -25,12 +25,6 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* --- files --------------------------------------------------------------- */
 
 static int stat_inside(void *arg)
@@ -69,7 +63,7 @@ static int unmapped_owner(void *arg)
 /* A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show inside values (user_namespaces(7)). */
 TEST(file_owned_by_unmapped_uid_shows_overflow)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_owner, NULL));
 }
 
@@ -132,7 +126,7 @@ static int created_file_owner(void *arg)
 /* A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0 maps to (user_namespaces(7)). */
 TEST(file_created_as_root_inside_owned_by_outer_uid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(created_file_owner, NULL));
 }
 
@@ -240,7 +234,7 @@ static int scm_both_ways(void *arg)
 /* SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways (user_namespaces(7), unix(7)). */
 TEST(scm_credentials_translated_to_receiver)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(scm_both_ways, NULL));
 }
 
@@ -313,7 +307,7 @@ static int peercred_both_ways(void *arg)
 /* SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends (user_namespaces(7), unix(7)). */
 TEST(so_peercred_translated_to_receiver)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(peercred_both_ways, NULL));
 }
 

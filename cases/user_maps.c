@@ -24,12 +24,6 @@
 /* The map line limit since 4.15 (5 before); 5.10 is the oldest kernel run. */
 #define MAP_MAX_LINES 340
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* First line of /proc/@pid/@file (pid 0 = self) as three numbers. */
 static int read_map_line(pid_t pid, const char *file, unsigned int v[3])
 {
@@ -127,7 +121,7 @@ static int uid_map_once(void *arg)
 /* uid_map can be written only once: the second write fails with EPERM and the first map stays (user_namespaces(7)). */
 TEST(uid_map_written_only_once)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(uid_map_once, NULL));
 }
 
@@ -157,7 +151,7 @@ static int gid_map_once(void *arg)
 /* gid_map can be written only once: EPERM on the second write (user_namespaces(7)). */
 TEST(gid_map_written_only_once)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_once, NULL));
 }
 
@@ -183,7 +177,7 @@ static int map_other_id(void *arg)
 /* An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM (user_namespaces(7)). */
 TEST(unprivileged_map_of_other_id_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_other_id, NULL));
 }
 
@@ -207,7 +201,7 @@ static int map_range(void *arg)
 /* An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM (user_namespaces(7)). */
 TEST(unprivileged_map_of_range_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_range, NULL));
 }
 
@@ -247,18 +241,16 @@ static int gid_map_setgroups(void *arg)
 /* Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM otherwise (user_namespaces(7)). */
 TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
-	if (access("/proc/self/setgroups", F_OK))
-		SKIP(return, "no /proc/self/setgroups (kernel before 3.19)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
 }
 
 /* After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot be written back (user_namespaces(7)). */
 TEST(setgroups_fails_after_deny)
 {
-	if (access("/proc/self/setgroups", F_OK))
-		SKIP(return, "no /proc/self/setgroups (kernel before 3.19)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, "after deny"));
 }
 
@@ -291,7 +283,7 @@ static int map_malformed(void *arg)
 /* A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)). */
 TEST(map_malformed_lines_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_malformed, NULL));
 }
 
@@ -319,7 +311,7 @@ static int map_overlap(void *arg)
 /* Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)). */
 TEST(map_overlapping_ranges_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_overlap, NULL));
 }
 
@@ -349,7 +341,7 @@ TEST(map_line_limit_is_340)
 	ASSERT_NE(NULL, ok);
 	ASSERT_NE(NULL, over);
 	if (!priv)
-		SKIP_IF_NO_UNPRIV_USERNS();
+		NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_hold(&h, CLONE_NEWUSER, NULL, NULL));
 	EXPECT_EQ(-EINVAL, ns_write_proc(h.pid, "uid_map", over));
 	EXPECT_EQ(0, count_map_lines(h.pid, "uid_map"));
@@ -402,9 +394,8 @@ TEST(privileged_writer_maps_ranges)
 	struct ns_sync s;
 	pid_t pid;
 
-	if (!ns_cap_effective(CAP_SETUID) || !ns_cap_effective(CAP_SETGID) ||
-	    !ns_cap_effective(CAP_SYS_ADMIN))
-		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace (real root)");
+	NS_NEED_REAL_ROOT(ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SETGID) &&
+			  ns_cap_effective(CAP_SYS_ADMIN));
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone(CLONE_NEWUSER);
 	ASSERT_LE(0, pid);
@@ -493,7 +484,7 @@ static int map_views(void *arg)
 /* uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's from a sibling (user_namespaces(7)). */
 TEST(uid_map_read_relative_to_reader)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_views, NULL));
 }
 

@@ -24,12 +24,6 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* What a joining child gets: the target namespace, open, and its identity. */
 struct target {
 	int fd;
@@ -125,7 +119,7 @@ static int join_child(void *arg)
 /* A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there (user_namespaces(7), setns(2)). */
 TEST(setns_into_child_userns_of_same_euid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_child, NULL));
 }
 
@@ -152,7 +146,7 @@ static int caps_after_join(void *arg)
 /* After setns() into a user namespace the process has every capability in it (user_namespaces(7), setns(2), userns_setns_test.c). */
 TEST(caps_full_after_setns_into_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(caps_after_join, NULL));
 }
 
@@ -176,7 +170,7 @@ static int join_from_sibling(void *arg)
 /* Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM (setns(2), userns_setns_test.c). */
 TEST(setns_into_sibling_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_from_sibling, NULL));
 }
 
@@ -198,7 +192,7 @@ static int join_ancestor(void *arg)
 /* A process cannot join an ancestor user ns, even with every capability in its own: EPERM (user_namespaces(7), userns_setns_test.c). */
 TEST(setns_into_ancestor_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_ancestor, NULL));
 }
 
@@ -230,7 +224,7 @@ static int join_own(void *arg)
 /* setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2), user_namespaces(7)). */
 TEST(setns_into_own_userns_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_own, NULL));
 }
 
@@ -315,7 +309,7 @@ static int join_threaded(void *arg)
 /* A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2), user_namespaces(7)). */
 TEST(setns_userns_multithreaded_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_threaded, NULL));
 }
 
@@ -348,7 +342,7 @@ static int unshare_threaded(void *arg)
 /* A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)). */
 TEST(unshare_userns_multithreaded_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unshare_threaded, NULL));
 }
 
@@ -385,7 +379,7 @@ static int join_sharing_fs(void *arg)
 /* A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user namespace: EINVAL (setns(2)). */
 TEST(setns_userns_sharing_fs_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_sharing_fs, NULL));
 }
 
@@ -418,7 +412,7 @@ static int unshare_chrooted(void *arg)
 /* A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2), clone(2), user_namespaces(7)). */
 TEST(unshare_userns_chrooted_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unshare_chrooted, NULL));
 }
 
@@ -458,7 +452,7 @@ static int join_chrooted(void *arg)
 /* A chrooted process can still setns() into a user ns: the chroot rule is about creating one (setns(2) lists no such error). */
 TEST(setns_userns_from_chroot_allowed)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_chrooted, NULL));
 }
 
@@ -550,7 +544,7 @@ static int nest(void *arg)
 /* User namespaces nest to a limit of 32 levels, then creation fails with ENOSPC (EUSERS before 4.9) (user_namespaces(7)). */
 TEST(userns_nesting_limit_enospc)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(nest, NULL));
 }
 
@@ -585,9 +579,8 @@ TEST(max_user_namespaces_lowered_in_child_enospc)
 {
 	long before, after;
 
-	if (access(MAX_USERNS, F_OK))
-		SKIP(return, "no " MAX_USERNS " (kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(access(MAX_USERNS, F_OK), "/proc/sys/user/max_<type>_namespaces", "4.9");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &before));
 	ASSERT_EQ(0, userns_run_unpriv(lowered_limit, NULL));
 	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &after));

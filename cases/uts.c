@@ -281,11 +281,9 @@ static int unprivileged_new_userns_uts(void *p)
 /* An unprivileged process can set names in a UTS namespace created with a new user namespace (user_namespaces(7), article part 5). */
 TEST(set_names_in_uts_created_with_new_userns)
 {
-	const char *why = userns_unprivileged_blocker();
 	struct names outer;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, outer_for_unprivileged(&outer));
 	EXPECT_EQ(0, ns_run(0, unprivileged_new_userns_uts, &outer));
 	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
@@ -311,11 +309,9 @@ static int userns_only_cannot_set(void *p)
 /* CAP_SYS_ADMIN in a new user namespace does not cover the UTS namespace the parent's user namespace owns (user_namespaces(7)). */
 TEST(set_names_refused_in_uts_owned_by_other_userns)
 {
-	const char *why = userns_unprivileged_blocker();
 	struct names outer;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, outer_for_unprivileged(&outer));
 	EXPECT_EQ(0, ns_run(0, userns_only_cannot_set, &outer));
 }
@@ -396,8 +392,7 @@ TEST(proc_sys_names_write_changes_own_namespace)
 	struct names outer;
 
 	/* The files are writable by uid 0 of the initial user namespace only. */
-	if (!ns_in_initial_userns() || geteuid() != 0)
-		SKIP(return, "needs uid 0 in the initial user namespace (user pass)");
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && geteuid() == 0);
 	ASSERT_EQ(0, private_uts(&outer));
 	check_proc_from_both_sides(_metadata, &outer, write_proc_names);
 }
