@@ -324,6 +324,7 @@ TEST(setns_flag_zero_joins_every_type)
 {
 	int use_flag = 0;
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
 }
 
@@ -332,6 +333,7 @@ TEST(setns_matching_flag_joins_every_type)
 {
 	int use_flag = 1;
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
 }
 
@@ -385,6 +387,7 @@ static int setns_mismatch(void *arg)
 /* setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing (setns(2) ERRORS). */
 TEST(setns_mismatched_type_fails_einval)
 {
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_mismatch, NULL));
 }
 

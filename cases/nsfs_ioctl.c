@@ -148,6 +148,7 @@ static int get_parent_worker(void *arg)
 /* NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of scope: EPERM (ioctl_ns(2), 4.9). */
 TEST(ns_get_parent_of_pid_and_user_ns)
 {
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, get_parent_worker, NULL));
 	/* the test's own PID namespace: the initial one or nsrun's */
 	EXPECT_EQ(-EPERM, self_ioctl("pid", NS_GET_PARENT, 0));
@@ -224,6 +225,7 @@ TEST(ns_get_userns_returns_owner)
 {
 	bool owner_is_ours = ns_have_sys_admin();
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, get_userns_worker, &owner_is_ours));
 }
 

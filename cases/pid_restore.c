@@ -282,6 +282,7 @@ TEST_F(pidns, clone3_set_tid_unprivileged_is_eperm)
 
 	if (missing)
 		SKIP(return, "%s", missing);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(0, want);
 	pid = pidns_track(ns_clone(0));
 	ASSERT_GE(pid, 0);

@@ -340,8 +340,7 @@ TEST(map_line_limit_is_340)
 
 	ASSERT_NE(NULL, ok);
 	ASSERT_NE(NULL, over);
-	if (!priv)
-		NS_NEED_UNPRIV_USERNS();
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, userns_hold(&h, CLONE_NEWUSER, NULL, NULL));
 	EXPECT_EQ(-EINVAL, ns_write_proc(h.pid, "uid_map", over));
 	EXPECT_EQ(0, count_map_lines(h.pid, "uid_map"));
@@ -396,6 +395,7 @@ TEST(privileged_writer_maps_ranges)
 
 	NS_NEED_REAL_ROOT(ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SETGID) &&
 			  ns_cap_effective(CAP_SYS_ADMIN));
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone(CLONE_NEWUSER);
 	ASSERT_LE(0, pid);
