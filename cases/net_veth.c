@@ -34,7 +34,7 @@
 /* --- two namespaces in one process --------------------------------------- */
 
 /*
- * The holder child's first namespace A (made by netns_holder) and a second
+ * The holder child's first namespace A (made by an ns_holder) and a second
  * one, B, made by unshare(); the child can switch between them with
  * setns() and keeps a rtnetlink socket in each.
  */

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "pidns.h"
 
 struct opts {
 	const char *pass;
@@ -234,8 +235,26 @@ static int ns_init(const struct opts *o, int out)
 	return code;
 }
 
+/*
+ * Tell the case the absolute level of the PID namespace its /proc belongs
+ * to (NSCONFORM_PROC_PIDNS_LEVEL): cases/pid_nest.c asserts the exact
+ * nesting limit, and NSpid: only counts from /proc's namespace down.
+ */
+static void export_proc_pidns_level(int base, int own_levels, bool own_ns)
+{
+	char v[16];
+
+	if (base < 0 || own_levels < 1) {
+		unsetenv("NSCONFORM_PROC_PIDNS_LEVEL");
+		return;
+	}
+	snprintf(v, sizeof(v), "%d", own_ns ? base + own_levels : base);
+	setenv("NSCONFORM_PROC_PIDNS_LEVEL", v, 1);
+}
+
 static pid_t start(const struct opts *o, int out, bool *own_ns)
 {
+	int base = pidns_proc_level(), own_levels = pidns_self_levels();
 	pid_t pid;
 
 	*own_ns = ns_have_sys_admin();
@@ -246,6 +265,7 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	}
 	if (pid != 0)
 		return pid;
+	export_proc_pidns_level(base, own_levels, *own_ns);
 	if (*own_ns)
 		_exit(ns_init(o, out));
 	setsid();
