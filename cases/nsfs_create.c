@@ -100,20 +100,31 @@ static int dir_entries(const char *dir)
 	return n;
 }
 
-/* Lines of @path, and the mount point (field 5) of its first line. */
-static int mountinfo_lines(const char *path, char *first_point, size_t len)
-{
-	char buf[65536], point[256] = "";
-	int n = 0, got = ns_read_file(path, buf, sizeof(buf));
+struct mounts_seen {
+	int n;
+	char first_point[MNT_PATH_MAX];
+};
 
-	if (got < 0)
-		return got;
-	sscanf(buf, "%*s %*s %*s %*s %255s", point);
-	for (int i = 0; i < got; i++)
-		n += buf[i] == '\n';
+static int count_mount(const struct mnt_info *mi, void *arg)
+{
+	struct mounts_seen *m = arg;
+
+	if (!m->n++)
+		snprintf(m->first_point, sizeof(m->first_point), "%s", mi->point);
+	return 0;
+}
+
+/* The mounts of /proc/@pid/mountinfo (0 = self), and the first one's point. */
+static int mountinfo_lines(pid_t pid, char *first_point, size_t len)
+{
+	struct mounts_seen m = { 0 };
+	int err = mnt_info_each(pid, count_mount, &m);
+
+	if (err)
+		return err;
 	if (first_point)
-		snprintf(first_point, len, "%s", point);
-	return n;
+		snprintf(first_point, len, "%s", m.first_point);
+	return m.n;
 }
 
 /* The child: unshare, tell the parent errno, look around inside, wait. */
@@ -158,8 +169,7 @@ static int empty_seen_from_outside(pid_t pid)
 	if (t)
 		return child_fail("after unshare(UNSHARE_EMPTY_MNTNS) the %s namespace is %s",
 				  t->name, t->flag == CLONE_NEWNS ? "not new" : "new");
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
-	n = mountinfo_lines(path, point, sizeof(point));
+	n = mountinfo_lines(pid, point, sizeof(point));
 	if (n != 1 || strcmp(point, "/"))
 		return child_fail("its mountinfo: %d lines, the first on \"%s\", want 1 on /",
 				  n, point);
@@ -180,7 +190,7 @@ static int empty_mntns_worker(void *arg)
 	(void)arg;
 	if (ns_ident_of(0, "mnt", &before))
 		return child_fail("stat mnt: %m");
-	lines = mountinfo_lines("/proc/self/mountinfo", NULL, 0);
+	lines = mountinfo_lines(0, NULL, 0);
 	if (ns_sync_init(&s))
 		return child_fail("sync: %m");
 	pid = ns_clone(0);
@@ -202,7 +212,7 @@ static int empty_mntns_worker(void *arg)
 		rc = empty_seen_from_outside(pid);
 	if (!rc && (ns_ident_of(0, "mnt", &after) || !ns_ident_eq(&before, &after)))
 		rc = child_fail("the caller's own mount namespace changed");
-	if (!rc && mountinfo_lines("/proc/self/mountinfo", NULL, 0) != lines)
+	if (!rc && mountinfo_lines(0, NULL, 0) != lines)
 		rc = child_fail("the caller's own mounts changed");
 	if (rc != -1)	/* the child waits to be let go (else it is gone) */
 		ns_sync_tell(&s, false, NULL, 0);

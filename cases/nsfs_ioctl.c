@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "mntns.h"
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
@@ -323,18 +324,6 @@ TEST(ns_pid_translation_ioctls)
 	ASSERT_EQ(0, rc);
 }
 
-static int count_lines(const char *path)
-{
-	char buf[65536];
-	int n = 0, len = ns_read_file(path, buf, sizeof(buf));
-
-	if (len < 0)
-		return len;
-	for (int i = 0; i < len; i++)
-		n += buf[i] == '\n';
-	return n;
-}
-
 static int one_more_mount(void *arg)
 {
 	(void)arg;
@@ -392,7 +381,6 @@ struct mntns_view {
 
 static int view_mntns(pid_t pid, struct mntns_view *v)
 {
-	char path[64];
 	int fd = ns_open(pid, "mnt");
 
 	if (fd < 0)
@@ -401,8 +389,7 @@ static int view_mntns(pid_t pid, struct mntns_view *v)
 		return errno == ENOTTY ? NS_CHILD_SKIP : child_fail("NS_GET_MNTNS_ID: %m");
 	v->info.size = sizeof(v->info);
 	v->info_rc = ioctl(fd, NS_MNT_GET_INFO, &v->info) ? errno : 0;
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid ? pid : getpid());
-	v->lines = count_lines(path);
+	v->lines = mnt_info_count(pid);
 	close(fd);
 	return 0;
 }

@@ -50,13 +50,6 @@ static long long now_sys(clockid_t c)
 	return ns_of(&ts);
 }
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /*
  * In a child: a new time namespace (with a user namespace first when
  * unprivileged), @offsets written (unless NULL), then @fn(@arg) in a
@@ -132,7 +125,7 @@ TEST(unshare_caller_stays_children_enter)
 	struct idents *id;
 
 	NS_NEED_TYPE("time");
-	id = shared_page();
+	id = ns_shared_page(4096);
 	ASSERT_NE(NULL, id);
 	ASSERT_EQ(0, ns_ident_of(0, "time", &outside));
 	ASSERT_EQ(0, run_in_time_ns(NULL, record_child, id, record_creator));
@@ -184,7 +177,7 @@ TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 	struct readings *in;
 
 	NS_NEED_TYPE("time");
-	in = shared_page();
+	in = ns_shared_page(4096);
 	ASSERT_NE(NULL, in);
 	for (size_t i = 0; i < NCLOCKS; i++)
 		before[i] = now_sys(clocks[i].id);
