@@ -112,7 +112,10 @@ static int view_from_inside(void *arg)
 	return 0;
 }
 
-/* In a new cgroup namespace the creator's cgroup is "/"; others show relative to it: /sub below, ".." elsewhere (cgroup_namespaces(7)). */
+/*
+ * In a new cgroup namespace the creator's cgroup is "/"; others show relative to it: /sub below,
+ * ".." elsewhere (cgroup_namespaces(7)).
+ */
 TEST_F(cg, other_processes_paths_relative_to_ns_root)
 {
 	struct ns_holder sb, ss;
@@ -209,7 +212,10 @@ static void collect_view(struct own_view *v)
 	}
 }
 
-/* After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2 (cgroup_namespaces(7)). */
+/*
+ * After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2
+ * (cgroup_namespaces(7)).
+ */
 TEST_F(cg, own_cgroup_is_root_after_unshare)
 {
 	struct own_view *v = ns_shared_page(1 << 16);
@@ -277,10 +283,12 @@ static void check_mount(struct __test_metadata *_metadata, struct mount_req *r)
 }
 
 /*
+ * A cgroup v2 mount made in a new cgroup namespace is rooted at the namespace's cgroup
+ * (cgroup_namespaces(7)).
+ *
  * Mountinfo shows "/" inside, and the mount's root is that cgroup's
  * directory.
  */
-/* A cgroup v2 mount made in a new cgroup namespace is rooted at the namespace's cgroup (cgroup_namespaces(7)). */
 TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 {
 	struct mount_req r = { .enter = NULL };
@@ -298,7 +306,10 @@ TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 	check_mount(_metadata, &r);
 }
 
-/* Each cgroup v1 hierarchy we are below the root of, mounted in a new cgroup ns, is rooted at its cgroup (cgroup_namespaces(7)). */
+/*
+ * Each cgroup v1 hierarchy we are below the root of, mounted in a new cgroup ns, is rooted at its
+ * cgroup (cgroup_namespaces(7)).
+ */
 TEST(v1_mount_inside_rooted_at_ns_cgroup)
 {
 	struct cgns_mount *m = calloc(32, sizeof(*m));
@@ -313,7 +324,8 @@ TEST(v1_mount_inside_rooted_at_ns_cgroup)
 		if (!m[i].ctrl[0])
 			continue;
 		v1++;
-		if (cgns_path(0, m[i].ctrl, path) || !strcmp(path, "/") || cgns_dir(&m[i], r.outside_dir))
+		if (cgns_path(0, m[i].ctrl, path) || !strcmp(path, "/") ||
+		    cgns_dir(&m[i], r.outside_dir))
 			continue;
 		r.m = m[i];
 		check_mount(_metadata, &r);
@@ -364,10 +376,12 @@ static int moved_views(void *arg)
 }
 
 /*
+ * A cgroup namespace's root stays its creation cgroup: moved below it shows /sub, to a sibling
+ * /../b (cgroup_namespaces(7)).
+ *
  * With the nsdelegate mount option, moving a process outside the namespace's
  * root is refused with ENOENT (cgroup-v2.rst "nsdelegate").
  */
-/* A cgroup namespace's root stays its creation cgroup: moved below it shows /sub, to a sibling /../b (cgroup_namespaces(7)). */
 TEST_F(cg, ns_root_fixed_at_creation)
 {
 	struct moved_req { const char *sub, *b; bool nsdelegate; } r = {
@@ -444,7 +458,10 @@ static int join_cgns(void *arg)
 	return rc;
 }
 
-/* setns() into a cgroup namespace makes /proc/self/cgroup relative to that namespace's root (cgroup_namespaces(7), setns(2)). */
+/*
+ * setns() into a cgroup namespace makes /proc/self/cgroup relative to that namespace's root
+ * (cgroup_namespaces(7), setns(2)).
+ */
 TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 {
 	struct own_view *v = ns_shared_page(1 << 16);

@@ -69,7 +69,9 @@ static int mq_distinct_child(void *p)
 	return 0;
 }
 
-/* POSIX message queue names are per IPC namespace (mq_overview(7), ipc_namespaces(7); LTP mqns_02). */
+/*
+ * POSIX message queue names are per IPC namespace (mq_overview(7), ipc_namespaces(7); LTP mqns_02).
+ */
 TEST(posix_mq_names_per_namespace)
 {
 	char name[64];
@@ -136,7 +138,10 @@ static int mq_fs_child(void *p)
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* An mqueue filesystem mounted in an IPC namespace shows that namespace's queues only (mq_overview(7), ipc_namespaces(7)). */
+/*
+ * An mqueue filesystem mounted in an IPC namespace shows that namespace's queues only
+ * (mq_overview(7), ipc_namespaces(7)).
+ */
 TEST(mqueue_fs_shows_own_queues)
 {
 	struct mnt_base base;
@@ -188,7 +193,10 @@ static int make_big_queue(void *p)
 	return 0;
 }
 
-/* A namespace's message queues are destroyed with it: their RLIMIT_MSGQUEUE charge is released (ipc_namespaces(7), mq_overview(7)). */
+/*
+ * A namespace's message queues are destroyed with it: their RLIMIT_MSGQUEUE charge is released
+ * (ipc_namespaces(7), mq_overview(7)).
+ */
 TEST(queues_destroyed_with_namespace)
 {
 	struct rlimit rl = { MQ_LIMIT, MQ_LIMIT };
@@ -256,19 +264,24 @@ static int sysctl_child(void *p)
 
 		/* A new namespace does not inherit the creator's changed values. */
 		if (read_ulong(ipc_sysctls[i], &v) || v == vals[i])
-			return child_fail("%s is %lu in a new namespace, the creator's value", ipc_sysctls[i], v);
+			return child_fail("%s is %lu in a new namespace, the creator's value",
+					  ipc_sysctls[i], v);
 		err = write_ulong(ipc_sysctls[i], vals[i] - 1);
 		if (err == -EACCES || err == -EPERM)
 			return NS_CHILD_SKIP;
 		if (err)
 			return child_fail("write %s: %s", ipc_sysctls[i], strerror(-err));
 		if (read_ulong(ipc_sysctls[i], &v) || v != vals[i] - 1)
-			return child_fail("%s reads %lu after writing %lu", ipc_sysctls[i], v, vals[i] - 1);
+			return child_fail("%s reads %lu after writing %lu",
+					  ipc_sysctls[i], v, vals[i] - 1);
 	}
 	return 0;
 }
 
-/* IPC sysctls (kernel.msgmax, kernel.shmmax, fs.mqueue.msg_max) are per IPC namespace (ipc_namespaces(7), mq_overview(7)). */
+/*
+ * IPC sysctls (kernel.msgmax, kernel.shmmax, fs.mqueue.msg_max) are per IPC namespace
+ * (ipc_namespaces(7), mq_overview(7)).
+ */
 TEST(sysctls_per_namespace)
 {
 	unsigned long vals[3];
@@ -282,7 +295,8 @@ TEST(sysctls_per_namespace)
 			SKIP(return, "%s missing", ipc_sysctls[i]);
 		vals[i] = v / 2 + 7;
 		if (write_ulong(ipc_sysctls[i], vals[i]))
-			SKIP(return, "this kernel does not let the owner of an IPC namespace write %s (%s)",
+			SKIP(return,
+			     "this kernel does not let the owner of an IPC namespace write %s (%s)",
 			     ipc_sysctls[i], ns_have_sys_admin() && !ns_in_initial_userns() ?
 			     "root of a user namespace" : "no privilege");
 	}

@@ -75,7 +75,10 @@ static struct mnt_info info_of(pid_t pid, const char *path)
 	return mi;
 }
 
-/* Shared mounts copied into a less privileged mount namespace become slaves: events come in, none go back (mount_namespaces(7)). */
+/*
+ * Shared mounts copied into a less privileged mount namespace become slaves: events come in, none
+ * go back (mount_namespaces(7)).
+ */
 TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 {
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], c1[MNT_PATH_MAX];
@@ -114,7 +117,10 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* An inherited mount covering another is locked: umount2() fails with EINVAL, with or without MNT_DETACH; the namespace's own mounts unmount fine (mount_namespaces(7)). */
+/*
+ * An inherited mount covering another is locked: umount2() fails with EINVAL, with or without
+ * MNT_DETACH; the namespace's own mounts unmount fine (mount_namespaces(7)).
+ */
 TEST_F(locked, locked_covering_mount_umount_einval)
 {
 	struct mnt_peer same, less;
@@ -145,10 +151,12 @@ TEST_F(locked, locked_covering_mount_umount_einval)
 }
 
 /*
+ * Mounts propagated into a less privileged mount ns arrive locked together: detachable whole, not
+ * piecemeal (mount_namespaces(7)).
+ *
  * The locking comes from kernel commit 5ff9d8a65ce8 "vfs: Lock in place
  * mounts from more privileged users".
  */
-/* Mounts propagated into a less privileged mount ns arrive locked together: detachable whole, not piecemeal (mount_namespaces(7)). */
 TEST_F(locked, propagated_tree_arrives_locked)
 {
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], t[MNT_PATH_MAX];
@@ -190,7 +198,10 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* Clearing a locked MS_RDONLY with MS_REMOUNT|MS_BIND fails with EPERM and the mount stays read-only (mount_namespaces(7), mount(2) EPERM). */
+/*
+ * Clearing a locked MS_RDONLY with MS_REMOUNT|MS_BIND fails with EPERM and the mount stays
+ * read-only (mount_namespaces(7), mount(2) EPERM).
+ */
 TEST_F(locked, locked_readonly_cannot_be_cleared)
 {
 	char ro[MNT_PATH_MAX], file[MNT_PATH_MAX], ownfile[MNT_PATH_MAX];
@@ -232,7 +243,10 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* Mounts that came as a unit stay together: a non-recursive bind that would leave a locked child behind fails with EINVAL, a recursive one works (mount_namespaces(7)). */
+/*
+ * Mounts that came as a unit stay together: a non-recursive bind that would leave a locked child
+ * behind fails with EINVAL, a recursive one works (mount_namespaces(7)).
+ */
 TEST_F(locked, locked_tree_not_split_by_bind)
 {
 	char t[MNT_PATH_MAX], sub[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
@@ -266,7 +280,10 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* An inherited (locked) mount cannot be moved away with MS_MOVE either: EINVAL (mount_namespaces(7), mount(2)). */
+/*
+ * An inherited (locked) mount cannot be moved away with MS_MOVE either: EINVAL
+ * (mount_namespaces(7), mount(2)).
+ */
 TEST_F(locked, locked_mount_cannot_be_moved)
 {
 	struct mnt_peer same, less;

@@ -48,7 +48,10 @@ static int only_lo_down(void *arg)
 	return 0;
 }
 
-/* A new network namespace has only a loopback device, and it is down (network_namespaces(7), article). */
+/*
+ * A new network namespace has only a loopback device, and it is down (network_namespaces(7),
+ * article).
+ */
 TEST(new_netns_has_only_loopback_down)
 {
 	struct ns_ident outer;
@@ -78,7 +81,10 @@ static int no_addrs_until_lo_up(void *arg)
 	return 0;
 }
 
-/* A new netns has no addresses; bringing its lo up adds 127.0.0.1 there only (network_namespaces(7)). */
+/*
+ * A new netns has no addresses; bringing its lo up adds 127.0.0.1 there only
+ * (network_namespaces(7)).
+ */
 TEST(new_netns_addresses_differ_from_parent)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = no_addrs_until_lo_up };
@@ -144,7 +150,10 @@ static int proc_route_has(pid_t pid, const char *dst)
 	return found;
 }
 
-/* A new netns starts with no routes; a route added inside is not in the parent's table (network_namespaces(7)). */
+/*
+ * A new netns starts with no routes; a route added inside is not in the parent's table
+ * (network_namespaces(7)).
+ */
 TEST(route_added_inside_not_in_parent)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = route_inside };
@@ -168,7 +177,10 @@ static int proc_dev_only_lo(void *arg)
 	return 0;
 }
 
-/* /proc/net/dev is per namespace: a new one lists only lo, inside and via /proc/PID/net from outside (network_namespaces(7)). */
+/*
+ * /proc/net/dev is per namespace: a new one lists only lo, inside and via /proc/PID/net from
+ * outside (network_namespaces(7)).
+ */
 TEST(proc_net_dev_differs_from_parent)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = proc_dev_only_lo };

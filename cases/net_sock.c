@@ -87,10 +87,14 @@ static int connect_own_listener(void *arg)
 	return 0;
 }
 
-/* The same address and port are bound in two namespaces at once (network_namespaces(7), article: two web servers on port 80). */
+/*
+ * The same address and port are bound in two namespaces at once (network_namespaces(7), article:
+ * two web servers on port 80).
+ */
 TEST(same_port_bound_in_two_netns_at_once)
 {
-	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80 }, b = { .flags = CLONE_NEWNET, .setup = listen_80 };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80 };
+	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = listen_80 };
 
 	NS_NEED_ADMIN_OR_USERNS();
 
@@ -106,11 +110,18 @@ TEST(same_port_bound_in_two_netns_at_once)
 	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
-/* A connection made in one namespace reaches only that namespace's listener (network_namespaces(7): port numbers are per namespace). */
+/*
+ * A connection made in one namespace reaches only that namespace's listener (network_namespaces(7):
+ * port numbers are per namespace).
+ */
 TEST(connection_reaches_only_own_listener)
 {
-	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
-	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
+	struct ns_holder b = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
 
 	NS_NEED_ADMIN_OR_USERNS();
 
@@ -140,7 +151,9 @@ static int connect_refused(void *arg)
 /* A listener is not reachable from another namespace's loopback (network_namespaces(7)). */
 TEST(listener_unreachable_from_another_netns)
 {
-	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
 	struct ns_ident a_net;
 
 	NS_NEED_ADMIN_OR_USERNS();
@@ -191,10 +204,14 @@ static int connect_abstract(void *arg)
 	return 0;
 }
 
-/* One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7), unix(7)). */
+/*
+ * One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7),
+ * unix(7)).
+ */
 TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
-	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract }, b = { .flags = CLONE_NEWNET, .setup = bind_abstract };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract };
+	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = bind_abstract };
 
 	NS_NEED_ADMIN_OR_USERNS();
 
@@ -209,10 +226,15 @@ TEST(abstract_unix_name_bound_in_two_netns_at_once)
 	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
-/* An abstract name bound in one namespace cannot be connected to from another (network_namespaces(7), unix(7)). */
+/*
+ * An abstract name bound in one namespace cannot be connected to from another
+ * (network_namespaces(7), unix(7)).
+ */
 TEST(abstract_unix_name_unreachable_from_another_netns)
 {
-	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract, .release = connect_abstract };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = bind_abstract, .release = connect_abstract,
+	};
 	int c;
 
 	NS_NEED_ADMIN_OR_USERNS();
@@ -245,7 +267,10 @@ static int flip_ip_forward(void *arg)
 	return 0;
 }
 
-/* net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7): /proc/sys/net is per namespace). */
+/*
+ * net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7):
+ * /proc/sys/net is per namespace).
+ */
 TEST(ip_forward_change_inside_not_seen_outside)
 {
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = flip_ip_forward };
@@ -306,7 +331,10 @@ static int default_port_start_refuses_80(void *arg)
 	return 0;
 }
 
-/* net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there (network_namespaces(7), ip(7)). */
+/*
+ * net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there
+ * (network_namespaces(7), ip(7)).
+ */
 TEST(unprivileged_port_start_is_per_netns)
 {
 	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = lowered_port_start_binds_80 };
@@ -361,7 +389,10 @@ static int port_80_as_nobody(struct ns_sync *sync)
 	return 0;
 }
 
-/* Port 80 binds in a netns owned by an unprivileged user's user namespace, not in the parent's for the same user (user_namespaces(7), network_namespaces(7)). */
+/*
+ * Port 80 binds in a netns owned by an unprivileged user's user namespace, not in the parent's for
+ * the same user (user_namespaces(7), network_namespaces(7)).
+ */
 TEST(port_80_binds_in_own_userns_netns_not_outside)
 {
 	struct ns_sync sync;
@@ -370,7 +401,8 @@ TEST(port_80_binds_in_own_userns_netns_not_outside)
 
 	NS_NEED_UNPRIV_USERNS();
 	if (!ns_read_long(PORT_START, &start) && start <= 80)
-		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)", start);
+		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)",
+		     start);
 	ASSERT_EQ(0, ns_sync_init(&sync));
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -447,11 +479,15 @@ static int join_and_look(struct joiner *j)
 	if (sock_lo_mtu(old, &mtu))
 		return child_fail("SIOCGIFMTU on the old socket: %m");
 	if (mtu != j->old_mtu)
-		return child_fail("old socket sees lo mtu %d, not its own netns's %d", mtu, j->old_mtu);
+		return child_fail("old socket sees lo mtu %d, not its own netns's %d",
+				  mtu, j->old_mtu);
 	return 0;
 }
 
-/* After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2), network_namespaces(7)). */
+/*
+ * After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2),
+ * network_namespaces(7)).
+ */
 TEST(setns_changes_devices_new_sockets_see)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
@@ -497,7 +533,10 @@ static int setns_unprivileged(void *arg)
 	return 0;
 }
 
-/* setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM otherwise. */
+/*
+ * setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM
+ * otherwise.
+ */
 TEST(setns_into_netns_needs_caps_in_its_owner)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };

@@ -252,7 +252,10 @@ static int tcp_exchange(void *arg)
 
 /* --- veth pairs ------------------------------------------------------------ */
 
-/* A veth end moved to another netns vanishes from the source's device list (network_namespaces(7), veth(4)). */
+/*
+ * A veth end moved to another netns vanishes from the source's device list (network_namespaces(7),
+ * veth(4)).
+ */
 TEST(veth_end_moved_vanishes_from_source)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_moved };
@@ -276,10 +279,15 @@ TEST(veth_end_moved_vanishes_from_source)
 	nl_socket_free(sk);
 }
 
-/* UDP crosses a veth pair whose ends are in two namespaces (network_namespaces(7): veth as a tunnel). */
+/*
+ * UDP crosses a veth pair whose ends are in two namespaces (network_namespaces(7): veth as a
+ * tunnel).
+ */
 TEST(veth_udp_crosses_namespaces)
 {
-	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = udp_ping };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_addressed, .release = udp_ping,
+	};
 
 	NS_NEED_ADMIN_OR_USERNS();
 
@@ -287,10 +295,15 @@ TEST(veth_udp_crosses_namespaces)
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
-/* TCP connects across a veth pair to a listener in the other namespace (network_namespaces(7), veth(4)). */
+/*
+ * TCP connects across a veth pair to a listener in the other namespace (network_namespaces(7),
+ * veth(4)).
+ */
 TEST(veth_tcp_crosses_namespaces)
 {
-	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_addressed, .release = tcp_exchange };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_addressed, .release = tcp_exchange,
+	};
 
 	NS_NEED_ADMIN_OR_USERNS();
 
@@ -316,7 +329,9 @@ static int same_names(void *arg)
 	return expect_link(0, tn.vb, 1) || expect_link(1, tn.vb, 1);
 }
 
-/* Device names are per namespace: a name in use in B can be created in A (network_namespaces(7)). */
+/*
+ * Device names are per namespace: a name in use in B can be created in A (network_namespaces(7)).
+ */
 TEST(device_name_reusable_in_another_netns)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = same_names };
@@ -424,10 +439,15 @@ static int kill_b_and_watch(void *arg)
 	return 0;
 }
 
-/* When a netns dies its veth end is destroyed and the peer in the other netns goes too (network_namespaces(7), veth(4)). */
+/*
+ * When a netns dies its veth end is destroyed and the peer in the other netns goes too
+ * (network_namespaces(7), veth(4)).
+ */
 TEST(netns_death_destroys_veth_and_peer)
 {
-	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_to_dying_ns, .release = kill_b_and_watch };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_to_dying_ns, .release = kill_b_and_watch,
+	};
 	char va[IFNAMSIZ];
 
 	NS_NEED_ADMIN_OR_USERNS();
@@ -448,13 +468,17 @@ static int move_lo(void *arg)
 		return 1;
 	err = link_move(tn.sk[0], "lo", tn.fd[1]);
 	if (err != -NLE_INVAL)
-		return child_fail("moving lo to B: %s, not EINVAL", err ? nl_geterror(err) : "moved");
+		return child_fail("moving lo to B: %s, not EINVAL",
+				  err ? nl_geterror(err) : "moved");
 	if (expect_link(0, "lo", 1) || link_count(tn.sk[1]) != 1)
 		return child_fail("lo moved or B gained a device");
 	return 0;
 }
 
-/* A namespace's loopback stays in it: moving lo to another netns fails with EINVAL (network_namespaces(7), rtnetlink(7)). */
+/*
+ * A namespace's loopback stays in it: moving lo to another netns fails with EINVAL
+ * (network_namespaces(7), rtnetlink(7)).
+ */
 TEST(loopback_cannot_move_to_another_netns)
 {
 	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = move_lo };

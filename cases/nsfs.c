@@ -54,9 +54,11 @@ static int join_and_expect_hostname(int fd, int flag, const char *name)
 }
 
 /*
+ * Each /proc/self/ns link reads "type:[inode]" with stat()'s inode, on nsfs; distinct namespaces,
+ * distinct inodes (namespaces(7)).
+ *
  * The page's section is "The /proc/[pid]/ns/ directory".
  */
-/* Each /proc/self/ns link reads "type:[inode]" with stat()'s inode, on nsfs; distinct namespaces, distinct inodes (namespaces(7)). */
 TEST(proc_ns_links_read_type_and_inode)
 {
 	const char *missing = NULL;
@@ -142,7 +144,10 @@ static int join_worker(void *arg)
 	return rc;
 }
 
-/* A process joining another's UTS namespace with setns() gets its dev/inode and sets the other's hostname (namespaces(7), setns(2)). */
+/*
+ * A process joining another's UTS namespace with setns() gets its dev/inode and sets the other's
+ * hostname (namespaces(7), setns(2)).
+ */
 TEST(setns_joiner_shares_ident_and_hostname)
 {
 	struct utsname before, after;
@@ -188,7 +193,10 @@ static int keep_by_fd(void *arg)
 	return join_and_expect_hostname(fd, CLONE_NEWUTS, name);
 }
 
-/* An open /proc/PID/ns fd keeps a namespace alive after its last process exits; setns() through it works (namespaces(7); ns_exec.c). */
+/*
+ * An open /proc/PID/ns fd keeps a namespace alive after its last process exits; setns() through it
+ * works (namespaces(7); ns_exec.c).
+ */
 TEST(ns_fd_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_fd, NULL));
@@ -240,7 +248,10 @@ static int keep_by_bind(void *arg)
 	return join_and_expect_hostname(nfd, CLONE_NEWUTS, name);
 }
 
-/* A bind mount of /proc/PID/ns/X keeps the namespace alive with no process left; setns() via it works (namespaces(7), article part 2). */
+/*
+ * A bind mount of /proc/PID/ns/X keeps the namespace alive with no process left; setns() via it
+ * works (namespaces(7), article part 2).
+ */
 TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
@@ -387,14 +398,20 @@ static int setns_mismatch(void *arg)
 	return rc;
 }
 
-/* setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing (setns(2) ERRORS). */
+/*
+ * setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing
+ * (setns(2) ERRORS).
+ */
 TEST(setns_mismatched_type_fails_einval)
 {
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_mismatch, NULL));
 }
 
-/* setns() on a non-namespace fd (/proc file, directory, pipe) fails with EINVAL; on a closed fd with EBADF (setns(2) ERRORS). */
+/*
+ * setns() on a non-namespace fd (/proc file, directory, pipe) fails with EINVAL; on a closed fd
+ * with EBADF (setns(2) ERRORS).
+ */
 TEST(setns_non_namespace_fd_fails_einval)
 {
 	const char *paths[] = { "/proc/self/status", "/proc/self/ns", "/" };
@@ -546,10 +563,12 @@ TEST(setns_pidfd_joins_several_at_once)
 }
 
 /*
+ * setns(pidfd, flags) is atomic: if one namespace cannot be joined, none is (setns(2) "changes ...
+ * atomically").
+ *
  * The refusals used: re-entering the own user namespace (EINVAL), and a time
  * namespace from a threaded process (EUSERS).
  */
-/* setns(pidfd, flags) is atomic: if one namespace cannot be joined, none is (setns(2) "changes ... atomically"). */
 TEST(setns_pidfd_all_or_nothing)
 {
 	struct pidfd_req reqs[] = {

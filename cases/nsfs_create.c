@@ -77,7 +77,9 @@ static int unknown_flags(void *arg)
 	return 0;
 }
 
-/* unshare() with a flag it does not know fails with EINVAL and creates nothing (unshare(2) ERRORS). */
+/*
+ * unshare() with a flag it does not know fails with EINVAL and creates nothing (unshare(2) ERRORS).
+ */
 TEST(unshare_unknown_flag_fails_einval)
 {
 	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
@@ -223,7 +225,10 @@ static int empty_mntns_worker(void *arg)
 	return rc ? rc : err;
 }
 
-/* unshare(UNSHARE_EMPTY_MNTNS) puts the caller alone in a new mount ns of one mount, an empty root that is its cwd (sched.h, 7.1; not in unshare(2)). */
+/*
+ * unshare(UNSHARE_EMPTY_MNTNS) puts the caller alone in a new mount ns of one mount, an empty root
+ * that is its cwd (sched.h, 7.1; not in unshare(2)).
+ */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
 	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
@@ -301,7 +306,10 @@ static int fs_worker(void *arg)
 	return 0;
 }
 
-/* unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing fs context gets its own; its chdir() stops moving the other (unshare(2)). */
+/*
+ * unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing fs context gets its own; its chdir()
+ * stops moving the other (unshare(2)).
+ */
 TEST(unshare_newns_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWNS, "mnt", { 0 } };
@@ -309,7 +317,10 @@ TEST(unshare_newns_implies_clone_fs)
 	ASSERT_EQ(0, ns_run_admin(0, fs_worker, &r));
 }
 
-/* unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since Linux 3.9, CLONE_NEWUSER automatically implies CLONE_FS"). */
+/*
+ * unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since Linux 3.9, CLONE_NEWUSER
+ * automatically implies CLONE_FS").
+ */
 TEST(unshare_newuser_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWUSER, "user", { 0 } };
@@ -355,7 +366,10 @@ static int threaded_unshare(void *arg)
 	return 0;
 }
 
-/* unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies CLONE_THREAD (unshare(2)). */
+/*
+ * unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies
+ * CLONE_THREAD (unshare(2)).
+ */
 TEST(unshare_newuser_refused_when_multithreaded)
 {
 	NS_NEED_USERNS();
@@ -436,9 +450,11 @@ static const unsigned long flag_sets[] = {
 };
 
 /*
+ * clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given
+ * (clone(2), unshare(2), namespaces(7)).
+ *
  * All three are run with the same flags and must agree.
  */
-/* clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given (clone(2), unshare(2), namespaces(7)). */
 TEST(clone_clone3_unshare_give_same_namespaces)
 {
 	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;

@@ -146,7 +146,10 @@ static int get_parent_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of scope: EPERM (ioctl_ns(2), 4.9). */
+/*
+ * NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of
+ * scope: EPERM (ioctl_ns(2), 4.9).
+ */
 TEST(ns_get_parent_of_pid_and_user_ns)
 {
 	NS_NEED_USERNS();
@@ -221,7 +224,10 @@ static int get_userns_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9). */
+/*
+ * NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives
+ * EPERM (ioctl_ns(2), 4.9).
+ */
 TEST(ns_get_userns_returns_owner)
 {
 	bool owner_is_ours = ns_have_sys_admin();
@@ -264,7 +270,10 @@ static int owner_uid_creator(void *arg)
 	return rc;
 }
 
-/* NS_GET_OWNER_UID gives the creator's euid as the caller maps it: uid outside, 0 inside; other types: EINVAL (ioctl_ns(2), 4.11). */
+/*
+ * NS_GET_OWNER_UID gives the creator's euid as the caller maps it: uid outside, 0 inside; other
+ * types: EINVAL (ioctl_ns(2), 4.11).
+ */
 TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
@@ -311,11 +320,13 @@ static int pid_translate_worker(void *arg)
 }
 
 /*
+ * NS_GET_{PID,TGID}_{FROM,IN}_PIDNS translate pids to and from a child PID ns; invisible pids:
+ * ESRCH (nsfs.h, 6.11; not in ioctl_ns(2)).
+ *
  * ioctl_ns(2) (now ioctl_nsfs(2)) documents only NS_GET_USERNS,
  * NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID: the later ioctls are
  * described only in include/uapi/linux/nsfs.h.
  */
-/* NS_GET_{PID,TGID}_{FROM,IN}_PIDNS translate pids to and from a child PID ns; invisible pids: ESRCH (nsfs.h, 6.11; not in ioctl_ns(2)). */
 TEST(ns_pid_translation_ioctls)
 {
 	int rc = ns_run_admin(0, pid_translate_worker, NULL);
@@ -416,7 +427,8 @@ static int check_nr_mounts(const struct mntns_view *me, const struct mntns_view 
 
 	if (exact && ((int)me->info.nr_mounts != want ||
 		      (int)it->info.nr_mounts != it->lines + below - 1))
-		return child_fail("nr_mounts %u/%u, mountinfo lines %d/%d, %d mounts below our root",
+		return child_fail("nr_mounts %u/%u, mountinfo lines %d/%d, "
+				  "%d mounts below our root",
 				  me->info.nr_mounts, it->info.nr_mounts, me->lines,
 				  it->lines, below);
 	/* the copy has the same mounts below the root, all else is listed */
@@ -467,11 +479,13 @@ static int mntns_worker(void *arg)
 }
 
 /*
+ * NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count
+ * (nsfs.h, 6.11/6.12; not in ioctl_ns(2)).
+ *
  * From 6.18 the ids are not in creation order.  NS_MNT_GET_INFO's number of
  * mounts: as many as mountinfo lists, plus the mounts below our root but
  * the namespace's root mount (one more since 7.0: see check_nr_mounts).
  */
-/* NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count (nsfs.h, 6.11/6.12; not in ioctl_ns(2)). */
 TEST(ns_mntns_id_and_info)
 {
 	int rc = ns_run_admin(0, mntns_worker, NULL);
@@ -532,7 +546,10 @@ static int ns_id_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_ID: a non-zero 64-bit id, equal iff the namespace is shared; for mount ns NS_GET_MNTNS_ID's (nsfs.h, 6.18; not in ioctl_ns(2)). */
+/*
+ * NS_GET_ID: a non-zero 64-bit id, equal iff the namespace is shared; for mount ns
+ * NS_GET_MNTNS_ID's (nsfs.h, 6.18; not in ioctl_ns(2)).
+ */
 TEST(ns_get_id_same_iff_shared)
 {
 	int rc = ns_run_admin(0, ns_id_worker, NULL);

@@ -172,10 +172,12 @@ FIXTURE_TEARDOWN(limit)
 }
 
 /*
+ * max_<type>_namespaces=1 in a child userns: one fits, the next gets ENOSPC, other types still work
+ * (namespaces(7) /proc/sys/user).
+ *
  * One fits again once the first is gone, and the parent's limit is unchanged.
  * The limits exist since 4.9.
  */
-/* max_<type>_namespaces=1 in a child userns: one fits, the next gets ENOSPC, other types still work (namespaces(7) /proc/sys/user). */
 TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 {
 	struct limit_req r = { ns_type_of(variant->flag), NULL };

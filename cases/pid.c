@@ -137,9 +137,11 @@ static int chain_level(struct chain *c, int k)
 }
 
 /*
+ * Nested PID namespaces: one PID per level, listed by NSpid:, each as an ancestor sees it
+ * (pid_namespaces(7), article part 3).
+ *
  * The chain is modelled on the article's multi_pidns.c.
  */
-/* Nested PID namespaces: one PID per level, listed by NSpid:, each as an ancestor sees it (pid_namespaces(7), article part 3). */
 TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 {
 	struct chain_rec recs[CHAIN + 1] = { 0 }, r, *deep = &recs[CHAIN];
@@ -246,7 +248,10 @@ static int proc_view_child(int sock, struct ns_sync *s, const struct ns_ident *p
 	return ns_wait(g, NS_WAIT_MS);
 }
 
-/* A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID namespaces"). */
+/*
+ * A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID
+ * namespaces").
+ */
 TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
 {
 	struct ns_ident a, b, mnt;
@@ -406,7 +411,10 @@ static int sender_child(struct ns_sync *s)
 	return ns_wait(v.child, NS_WAIT_MS);
 }
 
-/* A signal from the parent namespace arrives with si_pid 0; one from inside names the sender's inner PID (pid_namespaces(7)). */
+/*
+ * A signal from the parent namespace arrives with si_pid 0; one from inside names the sender's
+ * inner PID (pid_namespaces(7)).
+ */
 TEST_F(pidns, signal_from_parent_namespace_has_si_pid_zero)
 {
 	struct sender_view v;
@@ -458,7 +466,10 @@ static int sigchld_child(struct ns_sync *s)
 	return 43;
 }
 
-/* SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside (pid_namespaces(7)). */
+/*
+ * SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 {
 	sigset_t set = pidns_block_signal(SIGCHLD);

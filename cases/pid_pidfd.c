@@ -72,10 +72,15 @@ static int pidfd_target(struct ns_sync *s)
 	ns_sync_tell(s, true, NULL, 0);
 	if (sigtimedwait(&set, &si, &ts) != SIGUSR1)
 		return child_fail("no SIGUSR1 through the pidfd: %m");
-	return getpid() == 1 && si.si_pid == 0 ? 9 : child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
+	if (getpid() == 1 && si.si_pid == 0)
+		return 9;
+	return child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
 }
 
-/* A pidfd of a process in a child PID ns is that process: signals through it arrive, it reports its exit (pidfd_open(2), 5.3+). */
+/*
+ * A pidfd of a process in a child PID ns is that process: signals through it arrive, it reports its
+ * exit (pidfd_open(2), 5.3+).
+ */
 TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 {
 	const char *missing = pidfd_missing();
@@ -126,7 +131,10 @@ static int two_deep(int sock)
 	return ns_wait(g, NS_WAIT_MS);
 }
 
-/* The fdinfo of a pidfd shows NSpid: the PID at every level, as /proc/PID/status does (proc(5), 5.10+). */
+/*
+ * The fdinfo of a pidfd shows NSpid: the PID at every level, as /proc/PID/status does (proc(5),
+ * 5.10+).
+ */
 TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 {
 	const char *missing = pidfd_missing();

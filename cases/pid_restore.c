@@ -141,7 +141,10 @@ static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_
 	ns_sync_close(&s);
 }
 
-/* clone3() set_tid creates a child with chosen PIDs in a new namespace and its parent's (clone(2), 5.5+). */
+/*
+ * clone3() set_tid creates a child with chosen PIDs in a new namespace and its parent's (clone(2),
+ * 5.5+).
+ */
 TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
 {
 	struct tid_rec r = { 0 };
@@ -158,7 +161,10 @@ TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
 	EXPECT_EQ(1, r.nspid[r.n - 1]);
 }
 
-/* set_tid chooses the PID at several levels at once: checkpoint/restore of nested namespaces (clone(2)). */
+/*
+ * set_tid chooses the PID at several levels at once: checkpoint/restore of nested namespaces
+ * (clone(2)).
+ */
 TEST_F(pidns, clone3_set_tid_chooses_pids_at_three_levels)
 {
 	struct tid_rec r = { 0 };
@@ -236,10 +242,12 @@ static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
 }
 
 /*
+ * clone3() set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE in the userns owning each PID ns
+ * it names: EPERM (clone(2)).
+ *
  * The holder is root of a new user namespace, which owns its new PID
  * namespace but not ours.
  */
-/* clone3() set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE in the userns owning each PID ns it names: EPERM (clone(2)). */
 TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
 {
 	const char *missing = set_tid_missing();
@@ -393,9 +401,11 @@ static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struc
 }
 
 /*
+ * ns_last_pid is the last PID allocated in the reader's PID ns; writing it sets the next PID there
+ * only (pid_namespaces(7), proc(5)).
+ *
  * The file is /proc/sys/kernel/ns_last_pid.
  */
-/* ns_last_pid is the last PID allocated in the reader's PID ns; writing it sets the next PID there only (pid_namespaces(7), proc(5)). */
 TEST_F(pidns, ns_last_pid_is_per_namespace)
 {
 	struct last_rec a, b;
@@ -449,7 +459,10 @@ static int last_pid_writer(uid_t uid, gid_t gid)
 	return k < 0 ? child_fail("clone: %m") : ns_wait(k, NS_WAIT_MS);
 }
 
-/* Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace (pid_namespaces(7)). */
+/*
+ * Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 {
 	uid_t uid = geteuid();

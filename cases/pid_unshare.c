@@ -98,12 +98,14 @@ static int unshare_child(struct unshare_arg *a)
 }
 
 /*
+ * unshare(CLONE_NEWPID) keeps the caller's PID and ns/pid; its next child is PID 1 with getppid() 0
+ * (unshare(2), pid_namespaces(7)).
+ *
  * ns/pid_for_children names the new namespace.  Before the first child,
  * pid_namespaces(7) says a readlink() of pid_for_children reads as empty;
  * every kernel of the matrix (5.10-7.3) fails it with ENOENT instead, which
  * is asserted (the page is out of date; README).
  */
-/* unshare(CLONE_NEWPID) keeps the caller's PID and ns/pid; its next child is PID 1 with getppid() 0 (unshare(2), pid_namespaces(7)). */
 TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 {
 	struct unshare_arg a;

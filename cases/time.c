@@ -118,7 +118,10 @@ static int record_creator(void *arg)
 	return 0;
 }
 
-/* After unshare(CLONE_NEWTIME) the caller stays; time_for_children names the new namespace, which children enter (time_namespaces(7)). */
+/*
+ * After unshare(CLONE_NEWTIME) the caller stays; time_for_children names the new namespace, which
+ * children enter (time_namespaces(7)).
+ */
 TEST(unshare_caller_stays_children_enter)
 {
 	struct ns_ident outside;
@@ -167,10 +170,12 @@ static int read_clocks(void *arg)
 }
 
 /*
+ * Offsets written to timens_offsets before the first entry apply to MONOTONIC and BOOTTIME inside,
+ * not REALTIME (time_namespaces(7)).
+ *
  * Checked for CLOCK_MONOTONIC and its COARSE and RAW forms and for
  * CLOCK_BOOTTIME, through the vDSO and the system call alike.
  */
-/* Offsets written to timens_offsets before the first entry apply to MONOTONIC and BOOTTIME inside, not REALTIME (time_namespaces(7)). */
 TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 {
 	long long before[NCLOCKS], after[NCLOCKS];
@@ -238,7 +243,10 @@ static int write_again_refused(void *arg)
 	return 0;
 }
 
-/* Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails with EACCES (time_namespaces(7)). */
+/*
+ * Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails
+ * with EACCES (time_namespaces(7)).
+ */
 TEST(offsets_write_after_entry_fails_eacces)
 {
 	NS_NEED_TYPE("time");
@@ -291,9 +299,11 @@ static int timers_inside(void *arg)
 }
 
 /*
+ * Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7);
+ * timerfd_create(2)).
+ *
  * One 20 ms ahead of the offset clock fires in 20 ms, not in 10 days.
  */
-/* Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7); timerfd_create(2)). */
 TEST(absolute_timers_use_namespace_clock)
 {
 	NS_NEED_TYPE("time");
@@ -322,7 +332,10 @@ static int sleep_inside(void *arg)
 	return 0;
 }
 
-/* clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time (time_namespaces(7), clock_nanosleep(2)). */
+/*
+ * clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time
+ * (time_namespaces(7), clock_nanosleep(2)).
+ */
 TEST(clock_nanosleep_abstime_uses_namespace_clock)
 {
 	NS_NEED_TYPE("time");
@@ -332,12 +345,14 @@ TEST(clock_nanosleep_abstime_uses_namespace_clock)
 /* --- clone3 and setns ------------------------------------------------------ */
 
 /*
+ * clone3(CLONE_NEWTIME) puts the child in a new time namespace; legacy clone() cannot carry the
+ * flag (time_namespaces(7)).
+ *
  * time_namespaces(7) names only unshare() for creating a time namespace, yet
  * clone3() does too.  Legacy clone() cannot carry the flag: 0x80 lies in its
  * exit-signal byte, the child is made (with exit signal 0x91) in the parent's
  * time namespace.
  */
-/* clone3(CLONE_NEWTIME) puts the child in a new time namespace; legacy clone() cannot carry the flag (time_namespaces(7)). */
 TEST(clone3_creates_time_ns_legacy_clone_cannot)
 {
 	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
@@ -449,7 +464,10 @@ static int setns_worker(void *arg)
 	return 0;
 }
 
-/* setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers: EUSERS (setns(2), time_namespaces(7)). */
+/*
+ * setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers:
+ * EUSERS (setns(2), time_namespaces(7)).
+ */
 TEST(setns_time_ns_moves_caller_threaded_eusers)
 {
 	NS_NEED_TYPE("time");

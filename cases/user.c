@@ -110,9 +110,11 @@ static int create_userns(void *arg)
 }
 
 /*
+ * An unprivileged process (non-zero uid, no capabilities) can create a user namespace
+ * (user_namespaces(7), article part 5).
+ *
  * Also logs the pass's CapEff before the case creates any namespace.
  */
-/* An unprivileged process (non-zero uid, no capabilities) can create a user namespace (user_namespaces(7), article part 5). */
 TEST(unprivileged_process_creates_userns)
 {
 	char buf[4096], *eff;
@@ -159,9 +161,11 @@ static int ids_before_map(void *arg)
 }
 
 /*
+ * Before any map is written the ids read as the overflow ids; the parent still sees the real uid
+ * (user_namespaces(7), article part 5).
+ *
  * The overflow ids are /proc/sys/kernel/overflow[ug]id.
  */
-/* Before any map is written the ids read as the overflow ids; the parent still sees the real uid (user_namespaces(7), article part 5). */
 TEST(ids_read_as_overflow_before_map)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -191,7 +195,10 @@ static int ids_after_map(void *arg)
 	return 0;
 }
 
-/* After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid (user_namespaces(7), article part 5). */
+/*
+ * After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid
+ * (user_namespaces(7), article part 5).
+ */
 TEST(mapped_root_inside_original_uid_outside)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -220,7 +227,10 @@ static int full_caps_inside(void *arg)
 	return 0;
 }
 
-/* The first process in a new user namespace has every capability there, permitted and effective (user_namespaces(7), demo_userns.c). */
+/*
+ * The first process in a new user namespace has every capability there, permitted and effective
+ * (user_namespaces(7), demo_userns.c).
+ */
 TEST(first_process_has_full_caps_in_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -287,9 +297,11 @@ static int uts_of_parent(void *arg)
 }
 
 /*
+ * With every capability in a new user ns, a process has none in the parent's: sethostname() there
+ * is EPERM (user_namespaces(7)).
+ *
  * The parent's UTS namespace is a private one.
  */
-/* With every capability in a new user ns, a process has none in the parent's: sethostname() there is EPERM (user_namespaces(7)). */
 TEST(no_caps_in_parent_ns_sethostname_eperm)
 {
 	char name[64];
@@ -346,7 +358,10 @@ static int mnt_of_parent(void *arg)
 	return 0;
 }
 
-/* With every capability in a new user ns, a process cannot mount in the parent's mount namespace: EPERM (user_namespaces(7)). */
+/*
+ * With every capability in a new user ns, a process cannot mount in the parent's mount namespace:
+ * EPERM (user_namespaces(7)).
+ */
 TEST(no_caps_in_parent_ns_mount_eperm)
 {
 	struct parent_ns p = { .what = "/tmp" };
@@ -395,11 +410,15 @@ static int exec_and_check(void *arg)
 	rc = ns_wait(pid, NS_WAIT_MS);
 	if (rc != c->expect_rc)
 		return child_fail("exec'd program exited %d (0 all caps, 10 none, "
-				  "11 some, 12 wrong uid, 13 libcap error), expected %d", rc, c->expect_rc);
+				  "11 some, 12 wrong uid, 13 libcap error), expected %d",
+				  rc, c->expect_rc);
 	return 0;
 }
 
-/* Capabilities survive execve() as uid 0 in the user namespace (user_namespaces(7), capabilities(7), demo_userns.c). */
+/*
+ * Capabilities survive execve() as uid 0 in the user namespace (user_namespaces(7),
+ * capabilities(7), demo_userns.c).
+ */
 TEST(caps_kept_across_execve_as_mapped_root)
 {
 	struct exec_case c = { "0 %u 1\n", 0, 0 };
@@ -409,9 +428,11 @@ TEST(caps_kept_across_execve_as_mapped_root)
 }
 
 /*
+ * Capabilities are lost on execve() as a mapped non-zero uid without file capabilities
+ * (user_namespaces(7), capabilities(7)).
+ *
  * The check follows demo_userns.c.
  */
-/* Capabilities are lost on execve() as a mapped non-zero uid without file capabilities (user_namespaces(7), capabilities(7)). */
 TEST(caps_lost_across_execve_as_nonzero_uid)
 {
 	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
@@ -420,7 +441,10 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
-/* Capabilities are lost on execve() while the uid is unmapped, the overflow uid, not 0 (user_namespaces(7), article part 5). */
+/*
+ * Capabilities are lost on execve() while the uid is unmapped, the overflow uid, not 0
+ * (user_namespaces(7), article part 5).
+ */
 TEST(caps_lost_across_execve_unmapped)
 {
 	struct exec_case c = { NULL, 0, 10 };
@@ -458,10 +482,12 @@ static int hostname_owned_elsewhere(void *arg)
 }
 
 /*
+ * Every capability in a newer userns does not allow sethostname() in a UTS ns another owns: EPERM
+ * (user_namespaces(7), namespaces(7)).
+ *
  * Privileged operations on a namespace need the capability in its owning user
  * namespace.
  */
-/* Every capability in a newer userns does not allow sethostname() in a UTS ns another owns: EPERM (user_namespaces(7), namespaces(7)). */
 TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 {
 	char name[64];
@@ -492,7 +518,8 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 	err = userns_ident_of_fd(ufd, &owner);
 	close(ufd);
 	if (err || !ns_ident_eq(&user, &owner))
-		return child_fail("%s namespace is not owned by the process's user namespace", type);
+		return child_fail("%s namespace is not owned by the process's user namespace",
+				  type);
 	return 0;
 }
 
@@ -527,7 +554,10 @@ static int owner_of_uts(void *arg)
 	return rc;
 }
 
-/* ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in (ioctl_ns(2), 4.9+). */
+/*
+ * ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in
+ * (ioctl_ns(2), 4.9+).
+ */
 TEST(ns_get_userns_returns_owner)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
@@ -563,7 +593,10 @@ static int owner_uid(void *arg)
 	return rc;
 }
 
-/* NS_GET_OWNER_UID on a user namespace gives its creator's euid as the caller sees it; EINVAL on other types (ioctl_ns(2), 4.11+). */
+/*
+ * NS_GET_OWNER_UID on a user namespace gives its creator's euid as the caller sees it; EINVAL on
+ * other types (ioctl_ns(2), 4.11+).
+ */
 TEST(ns_get_owner_uid_returns_creator_uid)
 {
 	int fd;
@@ -610,16 +643,21 @@ static int clone_all(void *arg)
 }
 
 /*
+ * clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new
+ * (user_namespaces(7), article part 5).
+ *
  * The user namespace is created first.
  */
-/* clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new (user_namespaces(7), article part 5). */
 TEST(clone_all_types_with_newuser_unprivileged)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
 }
 
-/* Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)). */
+/*
+ * Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS)
+ * (user_namespaces(7), ioctl_ns(2)).
+ */
 TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");

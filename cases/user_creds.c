@@ -60,7 +60,10 @@ static int unmapped_owner(void *arg)
 	return ns_run_admin(0, stat_inside, &out);
 }
 
-/* A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show inside values (user_namespaces(7)). */
+/*
+ * A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show
+ * inside values (user_namespaces(7)).
+ */
 TEST(file_owned_by_unmapped_uid_shows_overflow)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -123,7 +126,10 @@ static int created_file_owner(void *arg)
 	return rc;
 }
 
-/* A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0 maps to (user_namespaces(7)). */
+/*
+ * A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0
+ * maps to (user_namespaces(7)).
+ */
 TEST(file_created_as_root_inside_owned_by_outer_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -231,7 +237,10 @@ static int scm_both_ways(void *arg)
 	return rc;
 }
 
-/* SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways (user_namespaces(7), unix(7)). */
+/*
+ * SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways
+ * (user_namespaces(7), unix(7)).
+ */
 TEST(scm_credentials_translated_to_receiver)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -304,7 +313,10 @@ static int peercred_both_ways(void *arg)
 	return rc;
 }
 
-/* SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends (user_namespaces(7), unix(7)). */
+/*
+ * SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends
+ * (user_namespaces(7), unix(7)).
+ */
 TEST(so_peercred_translated_to_receiver)
 {
 	NS_NEED_UNPRIV_USERNS();

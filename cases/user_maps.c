@@ -118,7 +118,10 @@ static int uid_map_once(void *arg)
 	return 0;
 }
 
-/* uid_map can be written only once: the second write fails with EPERM and the first map stays (user_namespaces(7)). */
+/*
+ * uid_map can be written only once: the second write fails with EPERM and the first map stays
+ * (user_namespaces(7)).
+ */
 TEST(uid_map_written_only_once)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -174,7 +177,10 @@ static int map_other_id(void *arg)
 	return map_own_uid(uid);
 }
 
-/* An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM (user_namespaces(7)). */
+/*
+ * An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM
+ * (user_namespaces(7)).
+ */
 TEST(unprivileged_map_of_other_id_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -198,7 +204,10 @@ static int map_range(void *arg)
 	return map_own_uid(uid);
 }
 
-/* An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM (user_namespaces(7)). */
+/*
+ * An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM
+ * (user_namespaces(7)).
+ */
 TEST(unprivileged_map_of_range_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -238,7 +247,10 @@ static int gid_map_setgroups(void *arg)
 	return expect_write_fails("setgroups", "allow", EPERM);
 }
 
-/* Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM otherwise (user_namespaces(7)). */
+/*
+ * Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM
+ * otherwise (user_namespaces(7)).
+ */
 TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
@@ -246,7 +258,10 @@ TEST(gid_map_unprivileged_needs_setgroups_deny)
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
 }
 
-/* After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot be written back (user_namespaces(7)). */
+/*
+ * After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot
+ * be written back (user_namespaces(7)).
+ */
 TEST(setgroups_fails_after_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
@@ -277,10 +292,11 @@ static int map_malformed(void *arg)
 }
 
 /*
+ * A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)).
+ *
  * Malformed: a missing or extra field, a non-number, a zero or wrapping
  * count, id -1.
  */
-/* A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)). */
 TEST(map_malformed_lines_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -306,9 +322,10 @@ static int map_overlap(void *arg)
 }
 
 /*
+ * Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)).
+ *
  * The lines are parsed before the writer's permission is looked at.
  */
-/* Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)). */
 TEST(map_overlapping_ranges_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -328,10 +345,12 @@ static char *map_lines(int n)
 }
 
 /*
+ * A map takes at most 340 lines: 341 fail with EINVAL; a privileged writer's 340 are all installed
+ * (user_namespaces(7)).
+ *
  * The limit was 5 lines before 4.15.  An unprivileged writer's 340 lines get
  * past the parser and are refused with EPERM.
  */
-/* A map takes at most 340 lines: 341 fail with EINVAL; a privileged writer's 340 are all installed (user_namespaces(7)). */
 TEST(map_line_limit_is_340)
 {
 	char *ok = map_lines(MAP_MAX_LINES), *over = map_lines(MAP_MAX_LINES + 1);
@@ -383,10 +402,12 @@ static int ranged_child(struct ns_sync *s)
 }
 
 /*
+ * A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map ranges (user_namespaces(7),
+ * userns_child_exec.c -M/-G).
+ *
  * With setgroups left "allow", setgroups(2) works inside; the parent sees the
  * ids shifted by the map.
  */
-/* A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map ranges (user_namespaces(7), userns_child_exec.c -M/-G). */
 TEST(privileged_writer_maps_ranges)
 {
 	struct ranged_ids r = { 0 };
@@ -477,11 +498,15 @@ static int map_views(void *arg)
 	if (rc)
 		return child_fail("sibling view failed (%d)", rc);
 	if (v[0] != 0 || v[1] != uid || v[2] != 1)
-		return child_fail("parent reads '%u %u %u', expected '0 %u 1'", v[0], v[1], v[2], uid);
+		return child_fail("parent reads '%u %u %u', expected '0 %u 1'",
+				  v[0], v[1], v[2], uid);
 	return 0;
 }
 
-/* uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's from a sibling (user_namespaces(7)). */
+/*
+ * uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's
+ * from a sibling (user_namespaces(7)).
+ */
 TEST(uid_map_read_relative_to_reader)
 {
 	NS_NEED_UNPRIV_USERNS();

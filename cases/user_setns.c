@@ -114,9 +114,11 @@ static int join_child(void *arg)
 }
 
 /*
+ * A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there
+ * (user_namespaces(7), setns(2)).
+ *
  * The check follows userns_setns_test.c.
  */
-/* A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there (user_namespaces(7), setns(2)). */
 TEST(setns_into_child_userns_of_same_euid)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -143,7 +145,10 @@ static int caps_after_join(void *arg)
 	return with_target(caps_after_join_ns);
 }
 
-/* After setns() into a user namespace the process has every capability in it (user_namespaces(7), setns(2), userns_setns_test.c). */
+/*
+ * After setns() into a user namespace the process has every capability in it (user_namespaces(7),
+ * setns(2), userns_setns_test.c).
+ */
 TEST(caps_full_after_setns_into_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -167,7 +172,10 @@ static int join_from_sibling(void *arg)
 	return with_target(join_from_sibling_ns);
 }
 
-/* Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM (setns(2), userns_setns_test.c). */
+/*
+ * Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM
+ * (setns(2), userns_setns_test.c).
+ */
 TEST(setns_into_sibling_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -189,7 +197,10 @@ static int join_ancestor(void *arg)
 	return expect_setns_fails(&t, EPERM);
 }
 
-/* A process cannot join an ancestor user ns, even with every capability in its own: EPERM (user_namespaces(7), userns_setns_test.c). */
+/*
+ * A process cannot join an ancestor user ns, even with every capability in its own: EPERM
+ * (user_namespaces(7), userns_setns_test.c).
+ */
 TEST(setns_into_ancestor_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -219,9 +230,11 @@ static int join_own(void *arg)
 }
 
 /*
+ * setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2),
+ * user_namespaces(7)).
+ *
  * No capabilities are regained by re-entering.
  */
-/* setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2), user_namespaces(7)). */
 TEST(setns_into_own_userns_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -258,7 +271,8 @@ static int still_threaded(void)
 	int n = ns_thread_count();
 
 	if (n < 2)
-		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2", n);
+		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2",
+				  n);
 	return 0;
 }
 
@@ -306,7 +320,10 @@ static int join_threaded(void *arg)
 	return with_target(join_threaded_ns);
 }
 
-/* A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2), user_namespaces(7)). */
+/*
+ * A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2),
+ * user_namespaces(7)).
+ */
 TEST(setns_userns_multithreaded_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -339,7 +356,9 @@ static int unshare_threaded(void *arg)
 	return in_userns(&before, false);
 }
 
-/* A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)). */
+/*
+ * A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)).
+ */
 TEST(unshare_userns_multithreaded_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -373,10 +392,12 @@ static int join_sharing_fs(void *arg)
 }
 
 /*
+ * A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user
+ * namespace: EINVAL (setns(2)).
+ *
  * The chroot rule of the pages is about creating a user namespace, see
  * unshare_userns_chrooted_eperm.
  */
-/* A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user namespace: EINVAL (setns(2)). */
 TEST(setns_userns_sharing_fs_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -409,7 +430,10 @@ static int unshare_chrooted(void *arg)
 	return in_userns(&before, false);
 }
 
-/* A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2), clone(2), user_namespaces(7)). */
+/*
+ * A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2),
+ * clone(2), user_namespaces(7)).
+ */
 TEST(unshare_userns_chrooted_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -446,10 +470,12 @@ static int join_chrooted(void *arg)
 }
 
 /*
+ * A chrooted process can still setns() into a user ns: the chroot rule is about creating one
+ * (setns(2) lists no such error).
+ *
  * The issue's reading of userns_setns_test.c is wrong, see
  * kernel-vs-manpages.md.
  */
-/* A chrooted process can still setns() into a user ns: the chroot rule is about creating one (setns(2) lists no such error). */
 TEST(setns_userns_from_chroot_allowed)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -559,6 +585,9 @@ static int nest(void *arg)
 }
 
 /*
+ * User namespaces nest to level 33 below the initial one, then creation fails with ENOSPC
+ * (user_namespaces(7)).
+ *
  * user_namespaces(7) says user namespaces nest to 32 levels; the kernel
  * refuses a new one only when its parent is deeper than 32, so levels
  * 1..33 below the initial namespace exist (kernel-vs-manpages.md, the same
@@ -566,7 +595,6 @@ static int nest(void *arg)
  * level L, 33 - L nested user namespaces succeed and the next fails with
  * ENOSPC (EUSERS in 3.11-4.8).
  */
-/* User namespaces nest to level 33 below the initial one, then creation fails with ENOSPC (user_namespaces(7)). */
 TEST(userns_nesting_limit_enospc)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -597,9 +625,11 @@ static int lowered_limit(void *arg)
 }
 
 /*
+ * max_user_namespaces is per userns: its root may lower its copy, then more below get ENOSPC; the
+ * parent's stays (namespaces(7)).
+ *
  * The file is /proc/sys/user/max_user_namespaces.
  */
-/* max_user_namespaces is per userns: its root may lower its copy, then more below get ENOSPC; the parent's stays (namespaces(7)). */
 TEST(max_user_namespaces_lowered_in_child_enospc)
 {
 	long before, after;

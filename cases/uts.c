@@ -130,7 +130,10 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 	return pid;
 }
 
-/* A hostname and NIS domain name set in a new UTS namespace are seen inside, not outside (uts_namespaces(7)). */
+/*
+ * A hostname and NIS domain name set in a new UTS namespace are seen inside, not outside
+ * (uts_namespaces(7)).
+ */
 TEST(names_set_inside_not_seen_outside)
 {
 	struct child_arg a;
@@ -165,7 +168,10 @@ static int check_copy_then_outer_change(void *p)
 	return names_are(&a->seen, "child after parent's change");
 }
 
-/* A new UTS namespace starts as a copy of the creator's names (uts_namespaces(7), clone(2) CLONE_NEWUTS). */
+/*
+ * A new UTS namespace starts as a copy of the creator's names (uts_namespaces(7), clone(2)
+ * CLONE_NEWUTS).
+ */
 TEST(new_namespace_starts_as_copy)
 {
 	struct child_arg a;
@@ -182,7 +188,10 @@ TEST(new_namespace_starts_as_copy)
 	ns_sync_close(&a.sync);
 }
 
-/* A change made outside after the namespace was created is not seen inside (article part 1, uts_namespaces(7)). */
+/*
+ * A change made outside after the namespace was created is not seen inside (article part 1,
+ * uts_namespaces(7)).
+ */
 TEST(outside_change_not_seen_inside)
 {
 	struct names outer, changed;
@@ -202,7 +211,10 @@ TEST(outside_change_not_seen_inside)
 	ns_sync_close(&a.sync);
 }
 
-/* Two sibling UTS namespaces keep their own names (uts_namespaces(7); LTP utsname03 checks one direction). */
+/*
+ * Two sibling UTS namespaces keep their own names (uts_namespaces(7); LTP utsname03 checks one
+ * direction).
+ */
 TEST(sibling_namespaces_independent)
 {
 	struct child_arg a, b;
@@ -245,7 +257,10 @@ static int expect_eperm_unprivileged(void *p)
 	return names_are(before, "after refused changes");
 }
 
-/* sethostname() and setdomainname() fail with EPERM without CAP_SYS_ADMIN in the owning user namespace (sethostname(2), uts_namespaces(7)). */
+/*
+ * sethostname() and setdomainname() fail with EPERM without CAP_SYS_ADMIN in the owning user
+ * namespace (sethostname(2), uts_namespaces(7)).
+ */
 TEST(set_names_needs_cap_sys_admin)
 {
 	struct names outer;
@@ -278,7 +293,10 @@ static int unprivileged_new_userns_uts(void *p)
 	return names_are(&n, "new namespace after change");
 }
 
-/* An unprivileged process can set names in a UTS namespace created with a new user namespace (user_namespaces(7), article part 5). */
+/*
+ * An unprivileged process can set names in a UTS namespace created with a new user namespace
+ * (user_namespaces(7), article part 5).
+ */
 TEST(set_names_in_uts_created_with_new_userns)
 {
 	struct names outer;
@@ -302,11 +320,15 @@ static int userns_only_cannot_set(void *p)
 		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
 	make_names(&n, "owner");
 	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
-		return child_fail("sethostname in a UTS namespace owned by the parent user namespace: %m, expected EPERM");
+		return child_fail("sethostname in a UTS namespace owned by the parent user "
+				  "namespace: %m, expected EPERM");
 	return names_are(outer, "after refused change");
 }
 
-/* CAP_SYS_ADMIN in a new user namespace does not cover the UTS namespace the parent's user namespace owns (user_namespaces(7)). */
+/*
+ * CAP_SYS_ADMIN in a new user namespace does not cover the UTS namespace the parent's user
+ * namespace owns (user_namespaces(7)).
+ */
 TEST(set_names_refused_in_uts_owned_by_other_userns)
 {
 	struct names outer;
@@ -361,7 +383,10 @@ static void check_proc_from_both_sides(struct __test_metadata *_metadata,
 	ns_sync_close(&a.sync);
 }
 
-/* /proc/sys/kernel/hostname and domainname show the reader's UTS namespace (uts_namespaces(7), proc(5)). */
+/*
+ * /proc/sys/kernel/hostname and domainname show the reader's UTS namespace (uts_namespaces(7),
+ * proc(5)).
+ */
 TEST(proc_sys_names_read_follow_namespace)
 {
 	struct names outer;
@@ -386,7 +411,10 @@ static int write_proc_names(void *p)
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* Writing /proc/sys/kernel/hostname and domainname changes only the writer's UTS namespace (uts_namespaces(7), proc(5)). */
+/*
+ * Writing /proc/sys/kernel/hostname and domainname changes only the writer's UTS namespace
+ * (uts_namespaces(7), proc(5)).
+ */
 TEST(proc_sys_names_write_changes_own_namespace)
 {
 	struct names outer;
@@ -410,7 +438,10 @@ static int join_uts_of(pid_t pid)
 	return err;
 }
 
-/* setns() into another process's UTS namespace makes its names the joiner's (setns(2), article part 2 ns_exec.c). */
+/*
+ * setns() into another process's UTS namespace makes its names the joiner's (setns(2), article part
+ * 2 ns_exec.c).
+ */
 TEST(setns_joins_target_names)
 {
 	struct child_arg a;
@@ -444,7 +475,10 @@ static int witness(void *p)
 	return names_are(&a->seen, "process left in the old namespace");
 }
 
-/* unshare(CLONE_NEWUTS) moves the caller itself into the new namespace, unlike CLONE_NEWPID (unshare(2), article part 2). */
+/*
+ * unshare(CLONE_NEWUTS) moves the caller itself into the new namespace, unlike CLONE_NEWPID
+ * (unshare(2), article part 2).
+ */
 TEST(unshare_moves_caller)
 {
 	struct ns_ident before, after;
