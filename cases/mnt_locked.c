@@ -51,18 +51,21 @@ FIXTURE_TEARDOWN(locked)
 }
 
 /*
- * Start the less privileged peer.  NULL, or why it cannot be had (a SKIP):
- * the user namespace limit is reached, or a knob forbids user namespaces.
- * Any other failure, such as a user namespace that was not new, is left
- * in *err for the test to fail on.
+ * In a test: start the less privileged peer @p, or SKIP with the probe's
+ * reason when a user namespace cannot be had (the limit is reached, a knob
+ * forbids them, a chroot).  Any other failure, such as a user namespace
+ * that was not new, fails the test.
  */
-static const char *start_less_privileged(struct mnt_peer *p, int *err)
-{
-	*err = mnt_peer_start(p, true);
-	if (*err == -ENOSPC || *err == -EUSERS || *err == -EPERM)
-		return ns_userns_blocker(false);
-	return NULL;
-}
+#define START_LESS_PRIVILEGED(p) do {					\
+	int err_ = mnt_peer_start(p, true);				\
+	const char *why_ = NULL;					\
+									\
+	if (err_ == -ENOSPC || err_ == -EUSERS || err_ == -EPERM)	\
+		why_ = ns_userns_blocker(false);			\
+	if (why_)							\
+		SKIP(return, "%s", why_);				\
+	ASSERT_EQ(0, err_);						\
+} while (0)
 
 static struct mnt_info info_of(pid_t pid, const char *path)
 {
@@ -84,8 +87,6 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], c1[MNT_PATH_MAX];
 	struct mnt_info ours, ctl, lp;
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "s", s, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
@@ -93,10 +94,7 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	mnt_path(p1, &self->b, "s/p1");
 	mnt_path(c1, &self->b, "s/c1");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	ours = info_of(0, s);
 	ctl = info_of(same.pid, s);
@@ -124,13 +122,8 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 TEST_F(locked, locked_covering_mount_umount_einval)
 {
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, 0));
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, MNT_DETACH));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
@@ -163,8 +156,6 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	char psub[MNT_PATH_MAX], phidden[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
 	char tsub[MNT_PATH_MAX];
 	struct mnt_peer less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
@@ -176,10 +167,7 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	mnt_path(psub, &self->b, "s/p1/sub");
 	mnt_path(phidden, &self->b, "s/p1/sub/hidden");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mount(t, p1, NULL, MS_BIND | MS_REC, NULL));
 	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
 	ASSERT_EQ(1, mnt_peer_sees(&less, psub));
@@ -206,8 +194,6 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 {
 	char ro[MNT_PATH_MAX], file[MNT_PATH_MAX], ownfile[MNT_PATH_MAX];
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	/* A read-only mount of a writable tmpfs: the flag is the mount's. */
 	ASSERT_EQ(0, mnt_make(&self->b, "ro", ro, 0));
@@ -215,10 +201,7 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	ASSERT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
 	mnt_path(file, &self->b, "ro/file");
 	mnt_path(ownfile, &self->b, "own/file");
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
@@ -252,8 +235,6 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	char t[MNT_PATH_MAX], sub[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
 	char dsub[MNT_PATH_MAX], dhidden[MNT_PATH_MAX];
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
@@ -261,10 +242,7 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(sub, &self->b, "t/sub"), 0));
 	mnt_path(dsub, &self->b, "dst/sub");
 	mnt_path(dhidden, &self->b, "dst/sub/hidden");
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, 0));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, MS_REC));
@@ -287,13 +265,8 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 TEST_F(locked, locked_mount_cannot_be_moved)
 {
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, err);
+	START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_MOVE, self->l, self->dst, 0));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));

@@ -380,12 +380,13 @@ struct sender_view {
 	int code;
 };
 
-static int sender_child(struct ns_sync *s)
+static int sender_child(struct ns_sync *s, void *arg)
 {
 	sigset_t set;
 	struct sender_view v = { .self = getpid() };
 	siginfo_t si;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -421,12 +422,8 @@ TEST_F(pidns, signal_from_parent_namespace_has_si_pid_zero)
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, sender_child, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(sender_child(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));

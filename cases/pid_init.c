@@ -279,11 +279,12 @@ TEST_F(pidns, init_survives_unhandled_signals_from_inside)
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 }
 
-static int wait_handled_init(struct ns_sync *s)
+static int wait_handled_init(struct ns_sync *s, void *arg)
 {
 	struct timespec ts = { 10, 0 };
 	sigset_t none;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	pidns_block_signal(SIGUSR1);
 	signal(SIGUSR1, on_signal);
@@ -306,12 +307,8 @@ TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, wait_handled_init, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(wait_handled_init(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	EXPECT_EQ(0, kill(pid, SIGTERM));
 	EXPECT_EQ(0, kill(pid, SIGINT));

@@ -59,12 +59,13 @@ static int pidfd_fdinfo(int fd, char *buf, size_t len)
 	return ns_read_file(path, buf, len);
 }
 
-static int pidfd_target(struct ns_sync *s)
+static int pidfd_target(struct ns_sync *s, void *arg)
 {
 	sigset_t set;
 	struct timespec ts = { 10, 0 };
 	siginfo_t si;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -92,12 +93,8 @@ TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, pidfd_target, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(pidfd_target(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	p.fd = ns_pidfd_open(pid);
 	ASSERT_LE(0, p.fd);

@@ -98,19 +98,21 @@ static int clone_with_tids(struct ns_sync *s, const pid_t *tids, size_t n, pid_t
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-static int two_level_holder(struct ns_sync *s)
+static int two_level_holder(struct ns_sync *s, void *arg)
 {
 	const pid_t tids[] = { 1, 300 };
 
+	(void)arg;
 	ns_sync_child_side(s);
 	return clone_with_tids(s, tids, 2, 300);
 }
 
-static int three_level_holder(struct ns_sync *s)
+static int three_level_holder(struct ns_sync *s, void *arg)
 {
 	const pid_t tids[] = { 1, 400, 500 };
 	pid_t k;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	k = ns_clone(CLONE_NEWPID);
 	if (k < 0)
@@ -121,7 +123,7 @@ static int three_level_holder(struct ns_sync *s)
 }
 
 /* Run @holder in a new PID namespace; return the set_tid child's record. */
-static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *),
+static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *, void *),
 		     struct tid_rec *r)
 {
 	const char *missing = set_tid_missing();
@@ -130,12 +132,8 @@ static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, holder, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(holder(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
@@ -355,8 +353,9 @@ struct last_rec {
 	pid_t forked, child_self;
 };
 
-static int last_pid_child(struct ns_sync *s, bool write_it)
+static int last_pid_child(struct ns_sync *s, void *arg)
 {
+	bool write_it = *(bool *)arg;
 	struct last_rec r = { 0 };
 	pid_t pid;
 	int code;
@@ -389,12 +388,8 @@ static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struc
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, last_pid_child, &write_it);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(last_pid_child(&s, write_it));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);

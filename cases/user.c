@@ -136,28 +136,38 @@ TEST(unprivileged_process_creates_userns)
 	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
 }
 
-static int ids_before_map(void *arg)
+/*
+ * A child held in a new user namespace (with the maps @um/@gm, if any) sees
+ * itself as @uid/@gid; its parent still sees our uid.
+ */
+static int ids_inside_and_out(const char *um, const char *gm, uid_t uid, gid_t gid)
 {
 	struct userns_holder h;
-	long ouid, ogid, seen;
+	long seen;
 	int rc;
 
-	(void)arg;
-	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
-	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
-		return child_fail("read overflowuid/gid: %m");
-	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
+	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
 		return child_fail("child in a new user namespace: %m");
 	seen = status_uid(h.pid);
 	rc = userns_release(&h);
 	if (rc)
 		return child_fail("holder exited %d", rc);
-	if (h.in.uid != (uid_t)ouid || h.in.gid != (gid_t)ogid)
-		return child_fail("unmapped ids inside are %u/%u, overflow ids %ld/%ld",
-				  h.in.uid, h.in.gid, ouid, ogid);
+	if (h.in.uid != uid || h.in.gid != gid)
+		return child_fail("ids inside are %u/%u, not %u/%u", h.in.uid, h.in.gid, uid, gid);
 	if (seen != (long)getuid())
 		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
 	return 0;
+}
+
+static int ids_before_map(void *arg)
+{
+	long ouid, ogid;
+
+	(void)arg;
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	return ids_inside_and_out(NULL, NULL, ouid, ogid);
 }
 
 /*
@@ -175,24 +185,11 @@ TEST(ids_read_as_overflow_before_map)
 static int ids_after_map(void *arg)
 {
 	char um[32], gm[32];
-	struct userns_holder h;
-	long seen;
-	int rc;
 
 	(void)arg;
 	map_line(um, sizeof(um), 0, geteuid());
 	map_line(gm, sizeof(gm), 0, getegid());
-	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
-		return child_fail("child in a mapped user namespace: %m");
-	seen = status_uid(h.pid);
-	rc = userns_release(&h);
-	if (rc)
-		return child_fail("holder exited %d", rc);
-	if (h.in.uid != 0 || h.in.gid != 0)
-		return child_fail("mapped ids inside are %u/%u, not 0/0", h.in.uid, h.in.gid);
-	if (seen != (long)getuid())
-		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
-	return 0;
+	return ids_inside_and_out(um, gm, 0, 0);
 }
 
 /*
@@ -239,19 +236,13 @@ TEST(first_process_has_full_caps_in_new_userns)
 
 static int try_sethostname_from_child_userns(void *arg)
 {
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	pid_t pid;
 
 	(void)arg;
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = userns_clone_root();
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
-		if (ns_map_root(0, uid, gid))
-			_exit(child_fail("map root: %m"));
-		if (!ns_caps_all_effective())
-			_exit(child_fail("no full capability set in the new user ns"));
 		if (sethostname("intruder", 8) == 0)
 			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
 		if (errno != EPERM)
@@ -316,18 +307,12 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 static int try_mount_from_child_userns(void *arg)
 {
 	const char *dir = arg;
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	pid_t pid;
 
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = userns_clone_root();
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
-		if (ns_map_root(0, uid, gid))
-			_exit(child_fail("map root: %m"));
-		if (!ns_caps_all_effective())
-			_exit(child_fail("no full capability set in the new user ns"));
 		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
 			_exit(child_fail("mount in the parent's mount ns succeeded"));
 		if (errno != EPERM)

@@ -98,6 +98,13 @@ struct child_arg {
 	struct names seen;
 };
 
+/* In a child: tell the parent we are ready, wait for its word: 0 or -1. */
+static int report_and_wait(struct child_arg *a)
+{
+	ns_sync_tell(&a->sync, true, NULL, 0);
+	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS);
+}
+
 static int set_and_report(void *p)
 {
 	struct child_arg *a = p;
@@ -109,14 +116,16 @@ static int set_and_report(void *p)
 		return child_fail("set names: %s", strerror(-err));
 	if (names_are(&a->names, "child after setting"))
 		return 1;
-	ns_sync_tell(&a->sync, true, NULL, 0);
 	/* Stay alive until the parent has looked; the names must still be ours. */
-	if (ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS))
+	if (report_and_wait(a))
 		return child_fail("parent never released the child");
 	return names_are(&a->names, "child at the end");
 }
 
-/* Start @fn in a child in a new UTS namespace; returns its pid. */
+/*
+ * Start @fn in a child in a new UTS namespace and wait for its first word;
+ * returns its pid, or -1 (the child reaped).
+ */
 static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 {
 	pid_t pid;
@@ -127,7 +136,23 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 	if (pid == 0)
 		_exit(fn(a));
 	ns_sync_parent_side(&a->sync);
+	if (pid > 0 && ns_sync_wait(&a->sync, false, NULL, 0, NS_WAIT_MS)) {
+		ns_sync_close(&a->sync);
+		ns_wait(pid, NS_WAIT_MS);
+		return -1;
+	}
 	return pid;
+}
+
+/* Let the child @pid go on and end: its exit code (as ns_wait()). */
+static int release_child(struct child_arg *a, pid_t pid)
+{
+	int rc;
+
+	ns_sync_tell(&a->sync, false, NULL, 0);
+	rc = ns_wait(pid, NS_WAIT_MS);
+	ns_sync_close(&a->sync);
+	return rc;
 }
 
 /*
@@ -144,13 +169,10 @@ TEST(names_set_inside_not_seen_outside)
 	make_names(&a.names, "inner");
 	pid = start_child(&a, set_and_report);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	/* The child is alive with its new names: the parent must not see them. */
 	EXPECT_EQ(0, names_are(&outer, "parent while child runs"));
 	EXPECT_EQ(0, ns_same_as_self(pid, "uts"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int check_copy_then_outer_change(void *p)
@@ -161,11 +183,22 @@ static int check_copy_then_outer_change(void *p)
 	/* At creation the new namespace holds a copy of the creator's names. */
 	if (names_are(&a->seen, "child at creation"))
 		return 1;
-	ns_sync_tell(&a->sync, true, NULL, 0);
-	if (ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS))
+	if (report_and_wait(a))
 		return child_fail("parent never said it changed its names");
 	/* The creator changed its names since: the child keeps the copy. */
 	return names_are(&a->seen, "child after parent's change");
+}
+
+/*
+ * In our own UTS namespace (its names in @outer), a child that checks it
+ * starts with a copy of them and keeps it: its pid, or -1.
+ */
+static pid_t start_copy_checker(struct child_arg *a, struct names *outer)
+{
+	if (private_uts(outer))
+		return -1;
+	a->seen = *outer;
+	return start_child(a, check_copy_then_outer_change);
 }
 
 /*
@@ -178,14 +211,9 @@ TEST(new_namespace_starts_as_copy)
 	struct names outer;
 	pid_t pid;
 
-	ASSERT_EQ(0, private_uts(&outer));
-	a.seen = outer;
-	pid = start_child(&a, check_copy_then_outer_change);
+	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 /*
@@ -198,17 +226,12 @@ TEST(outside_change_not_seen_inside)
 	struct child_arg a;
 	pid_t pid;
 
-	ASSERT_EQ(0, private_uts(&outer));
-	a.seen = outer;
-	pid = start_child(&a, check_copy_then_outer_change);
+	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	make_names(&changed, "changed");
 	ASSERT_EQ(0, set_names(&changed));
 	ASSERT_EQ(0, names_are(&changed, "parent after change"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 /*
@@ -227,18 +250,13 @@ TEST(sibling_namespaces_independent)
 	b.names.host[4] = 'S';
 	pa = start_child(&a, set_and_report);
 	ASSERT_GT(pa, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	pb = start_child(&b, set_and_report);
 	ASSERT_GT(pb, 0);
-	ASSERT_EQ(0, ns_sync_wait(&b.sync, false, NULL, 0, NS_WAIT_MS));
 	/* Both set their names; each re-checks its own when released. */
 	EXPECT_EQ(0, ns_same_as_self(pa, "uts"));
 	EXPECT_EQ(0, names_are(&outer, "parent"));
-	ns_sync_tell(&b.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pb, NS_WAIT_MS));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pa, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&b, pb));
+	EXPECT_EQ(0, release_child(&a, pa));
 	ns_sync_close(&b.sync);
 }
 
@@ -375,12 +393,9 @@ static void check_proc_from_both_sides(struct __test_metadata *_metadata,
 	make_names(&a.names, "procfs");
 	pid = start_child(&a, fn);
 	ASSERT_GT(pid, 0);
-	EXPECT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	EXPECT_EQ(0, proc_file_is("hostname", outer->host));
 	EXPECT_EQ(0, proc_file_is("domainname", outer->domain));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 /*
@@ -453,15 +468,12 @@ TEST(setns_joins_target_names)
 	make_names(&a.names, "target");
 	pid = start_child(&a, set_and_report);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	ASSERT_EQ(0, ns_ident_of(pid, "uts", &target));
 	EXPECT_EQ(0, join_uts_of(pid));
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &self));
 	EXPECT_TRUE(ns_ident_eq(&self, &target));
 	EXPECT_EQ(0, names_are(&a.names, "joiner"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int witness(void *p)
@@ -503,9 +515,7 @@ TEST(unshare_moves_caller)
 	EXPECT_EQ(0, names_are(&outer, "caller right after unshare"));
 	make_names(&n, "unshared");
 	ASSERT_EQ(0, set_names(&n));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int unprivileged_unshare_uts(void *p)
