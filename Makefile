@@ -24,6 +24,8 @@ LDLIBS_net := -lnl-route-3 -lnl-3 -lpthread -lm
 CPPFLAGS_net := -I/usr/include/libnl3
 LDLIBS_net_veth := $(LDLIBS_net)
 CPPFLAGS_net_veth := $(CPPFLAGS_net)
+LDLIBS_net_rules := $(LDLIBS_net)
+CPPFLAGS_net_rules := $(CPPFLAGS_net)
 
 CASE_SRCS := $(sort $(wildcard cases/*.c))
 CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))

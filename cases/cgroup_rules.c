@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cgroup namespaces (4.6): who may create and join one, the root field of
+ * a cgroup mount made outside the namespace, the nsdelegate mount option
+ * (ignored on a mount made in a non-initial namespace) and the delegation
+ * boundary it draws where the cgroup2 hierarchy was mounted with it.
+ * Sources: cgroup_namespaces(7), cgroups(7) "Cgroups v2 delegation:
+ * nsdelegate and cgroup namespaces", unshare(2), setns(2).
+ *
+ * Cgroups of the test's own are made under its v2 cgroup (removed at the
+ * end); without write access there the tests that need them SKIP.  Cgroup
+ * filesystems are mounted only in mount and cgroup namespaces the test made.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgview.h"
+#include "nsconform.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define REQUIRE_CGNS() do { \
+	if (!ns_type_available("cgroup")) \
+		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)"); \
+} while (0)
+
+#define REQUIRE_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
+} while (0)
+
+static void *shared_page(void)
+{
+	void *p = mmap(NULL, 1 << 18, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* --- privilege ---------------------------------------------------------------- */
+
+struct priv_rec {
+	struct ns_ident before, after;
+	int unshare_err;	/* -errno of unshare(CLONE_NEWCGROUP) as nobody */
+	int with_userns;	/* -errno of unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) */
+	int setns_nobody;	/* -errno of setns() into a cgroup ns as nobody */
+	int setns_ancestor;	/* -errno from a child user namespace into the test's cgroup ns */
+	int setns_own;		/* -errno into a cgroup ns of our own user namespace */
+	int joined;		/* setns_own really moved us */
+};
+
+static int unshare_unprivileged(void *arg)
+{
+	struct priv_rec *r = arg;
+
+	if (ns_ident_of(0, "cgroup", &r->before))
+		return child_fail("stat: %m");
+	r->unshare_err = unshare(CLONE_NEWCGROUP) ? -errno : 0;
+	if (ns_ident_of(0, "cgroup", &r->after))
+		return child_fail("stat: %m");
+	r->with_userns = ns_unshare_userns_root(CLONE_NEWCGROUP);
+	return 0;
+}
+
+/* unshare(CLONE_NEWCGROUP) without CAP_SYS_ADMIN is EPERM and leaves the caller's cgroup ns; with a new user namespace it works (unshare(2), cgroup_namespaces(7)). */
+TEST(unshare_cgroupns_unprivileged_is_eperm)
+{
+	struct priv_rec *r = shared_page();
+
+	REQUIRE_CGNS();
+	REQUIRE_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	r->unshare_err = r->with_userns = 1;
+	ASSERT_EQ(0, userns_run_unpriv(unshare_unprivileged, r));
+	EXPECT_EQ(-EPERM, r->unshare_err);
+	EXPECT_TRUE(ns_ident_eq(&r->before, &r->after));
+	EXPECT_EQ(0, r->with_userns);
+}
+
+/* A holder in a new user and cgroup namespace, made by nobody; it pauses. */
+static pid_t cgns_holder(void)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid == 0) {
+		if (userns_become_unprivileged() || ns_unshare_userns_root(CLONE_NEWCGROUP))
+			_exit(child_fail("holder: %m"));
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static int wait_new_cgns(pid_t pid)
+{
+	struct timespec tick = { 0, 2000000 };
+
+	for (int i = 0; i < 2500; i++) {
+		if (ns_same_as_self(pid, "cgroup") == 0)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+struct join_req {
+	struct priv_rec *r;
+	pid_t holder;		/* a cgroup ns owned by a user namespace of nobody */
+	struct ns_ident test_cgns;	/* the test's cgroup ns */
+};
+
+static int join_as_nobody(void *arg)
+{
+	struct join_req *q = arg;
+	int fd = ns_open(q->holder, "cgroup");
+
+	if (fd < 0)
+		return child_fail("open the holder's cgroup ns: %s", strerror(-fd));
+	if (ns_ident_of(0, "cgroup", &q->r->before))
+		return child_fail("stat: %m");
+	q->r->setns_nobody = setns(fd, CLONE_NEWCGROUP) ? -errno : 0;
+	if (ns_ident_of(0, "cgroup", &q->r->after))
+		return child_fail("stat: %m");
+	return 0;
+}
+
+/*
+ * nobody owns the holder's user namespace, so it has every capability
+ * there, but setns() also needs CAP_SYS_ADMIN in the caller's own user
+ * namespace.
+ */
+/* setns() into a cgroup namespace without CAP_SYS_ADMIN in the caller's own user namespace is EPERM (setns(2), cgroup_namespaces(7)). */
+TEST(setns_cgroupns_unprivileged_is_eperm)
+{
+	struct priv_rec *r = shared_page();
+	struct join_req q;
+
+	REQUIRE_CGNS();
+	REQUIRE_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	q.r = r;
+	q.holder = cgns_holder();
+	ASSERT_LT(0, q.holder);
+	ASSERT_EQ(0, wait_new_cgns(q.holder));
+	r->setns_nobody = 1;
+	EXPECT_EQ(0, userns_run_unpriv(join_as_nobody, &q));
+	kill(q.holder, SIGKILL);
+	ns_wait(q.holder, NS_WAIT_MS);
+	EXPECT_EQ(-EPERM, r->setns_nobody);
+	EXPECT_TRUE(ns_ident_eq(&r->before, &r->after));
+}
+
+static int join_from_child_userns(void *arg)
+{
+	struct join_req *q = arg;
+	struct ns_ident target, now;
+	int anc = ns_open(0, "cgroup"), own;
+	pid_t sib;
+
+	/* Still the test's cgroup ns, owned by the test's user namespace or an ancestor. */
+	if (anc < 0 || ns_ident_of(0, "cgroup", &now) || !ns_ident_eq(&now, &q->test_cgns))
+		return child_fail("open the test's cgroup ns: %s", strerror(-anc));
+	if (ns_unshare_userns_root(CLONE_NEWCGROUP))
+		return child_fail("new user and cgroup namespace: %m");
+	q->r->setns_ancestor = setns(anc, CLONE_NEWCGROUP) ? -errno : 0;
+	/* The control: a sibling cgroup ns of our own user namespace. */
+	sib = ns_clone(CLONE_NEWCGROUP);
+	if (sib < 0)
+		return child_fail("clone(CLONE_NEWCGROUP): %m");
+	if (sib == 0) {
+		pause();
+		_exit(0);
+	}
+	if (ns_ident_of(sib, "cgroup", &target))
+		return child_fail("stat: %m");
+	own = ns_open(sib, "cgroup");
+	q->r->setns_own = own < 0 || setns(own, CLONE_NEWCGROUP) ? -errno : 0;
+	q->r->joined = !ns_ident_of(0, "cgroup", &now) && ns_ident_eq(&now, &target);
+	kill(sib, SIGKILL);
+	ns_wait(sib, NS_WAIT_MS);
+	return 0;
+}
+
+/* Root of a child user namespace cannot setns() into a cgroup namespace its user namespace does not own: EPERM (setns(2), cgroup_namespaces(7)). */
+TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
+{
+	struct priv_rec *r = shared_page();
+	struct join_req q;
+
+	REQUIRE_CGNS();
+	REQUIRE_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	q.r = r;
+	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &q.test_cgns));
+	r->setns_ancestor = r->setns_own = 1;
+	ASSERT_EQ(0, userns_run_unpriv(join_from_child_userns, &q));
+	EXPECT_EQ(-EPERM, r->setns_ancestor);
+	EXPECT_EQ(0, r->setns_own);
+	EXPECT_EQ(1, r->joined);
+}
+
+/* --- own v2 cgroups ----------------------------------------------------------- */
+
+FIXTURE(own) {
+	char v2point[CGVIEW_PATHLEN];	/* where cgroup2 is mounted ("" if not) */
+	char mine[CGVIEW_PATHLEN];	/* our v2 path */
+	char base[2 * CGVIEW_PATHLEN];	/* .../nscr-PID, made by us */
+	char a[2 * CGVIEW_PATHLEN + 8];	/* base/a: the namespace root */
+	char b[2 * CGVIEW_PATHLEN + 8];	/* base/b: outside it */
+	bool nsdelegate;		/* the v2 superblock has nsdelegate */
+	bool made;
+	const char *why;
+};
+
+FIXTURE_SETUP(own)
+{
+	struct cgview_mount m[CGVIEW_MAX];
+	int n = cgview_mounts(0, m, CGVIEW_MAX);
+
+	self->made = false;
+	self->v2point[0] = '\0';
+	self->why = "no cgroup2 hierarchy mounted";
+	for (int i = 0; i < n; i++) {
+		if (m[i].ctrl[0] || strcmp(m[i].root, "/"))
+			continue;
+		snprintf(self->v2point, sizeof(self->v2point), "%s", m[i].point);
+		self->nsdelegate = strstr(m[i].opts, "nsdelegate") != NULL;
+		break;
+	}
+	if (!self->v2point[0] || cgview_path(0, "", self->mine, sizeof(self->mine)))
+		return;
+	snprintf(self->base, sizeof(self->base), "%s%s/nscr-%d", self->v2point,
+		 strcmp(self->mine, "/") ? self->mine : "", getpid());
+	snprintf(self->a, sizeof(self->a), "%s/a", self->base);
+	snprintf(self->b, sizeof(self->b), "%s/b", self->base);
+	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	if (mkdir(self->base, 0755))
+		return;
+	self->made = true;
+	ASSERT_EQ(0, mkdir(self->a, 0755));
+	ASSERT_EQ(0, mkdir(self->b, 0755));
+}
+
+static void rmdir_retry(const char *dir)
+{
+	struct timespec tick = { 0, 5000000 };
+
+	for (int i = 0; i < 400 && rmdir(dir) && errno == EBUSY; i++)
+		nanosleep(&tick, NULL);
+}
+
+FIXTURE_TEARDOWN(own)
+{
+	char sub[2 * CGVIEW_PATHLEN + 16];
+
+	if (!self->made)
+		return;
+	snprintf(sub, sizeof(sub), "%s/sub", self->a);
+	rmdir_retry(sub);
+	rmdir_retry(self->a);
+	rmdir_retry(self->b);
+	rmdir_retry(self->base);
+}
+
+/* "/.." once per level of @path ("/x/y" gives "/../.."). */
+static void dotdots(const char *path, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (const char *p = path; *p; p++)
+		if (*p == '/' && p[1])
+			strncat(out, "/..", len - strlen(out) - 1);
+	if (!out[0])
+		snprintf(out, len, "/");
+}
+
+struct root_rec {
+	int n;
+	struct cgview_mount before[CGVIEW_MAX], inside[CGVIEW_MAX];
+	char path[CGVIEW_MAX][CGVIEW_PATHLEN];	/* our path per mount, before */
+};
+
+static int mountinfo_inside(void *arg)
+{
+	struct root_rec *r = arg;
+
+	if (unshare(CLONE_NEWCGROUP))
+		return child_fail("unshare(CLONE_NEWCGROUP): %m");
+	return cgview_mounts(0, r->inside, CGVIEW_MAX) == r->n ? 0 :
+		child_fail("the mounts changed");
+}
+
+/*
+ * For every cgroup mount rooted at its hierarchy's root in which we are
+ * not at the root (in the root pass we first enter a v2 cgroup of our
+ * own), a new cgroup namespace's mountinfo shows the root field as one
+ * "/.." per level; the test, outside, still sees "/".
+ */
+/* Inside a new cgroup namespace a cgroup mount made outside shows its root as /.. entries up to the hierarchy root (cgroup_namespaces(7)). */
+TEST_F(own, outside_mount_root_shows_dotdot_inside)
+{
+	struct root_rec *r = shared_page();
+	int checked = 0;
+	pid_t pid;
+
+	REQUIRE_CGNS();
+	ASSERT_NE(NULL, r);
+	pid = ns_clone(0);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (self->made && cgview_write(self->a, "cgroup.procs", "0"))
+			_exit(child_fail("enter %s: %m", self->a));
+		r->n = cgview_mounts(0, r->before, CGVIEW_MAX);
+		for (int i = 0; i < r->n; i++)
+			if (cgview_path(0, r->before[i].ctrl, r->path[i], CGVIEW_PATHLEN))
+				r->path[i][0] = '\0';
+		_exit(ns_run_admin(0, mountinfo_inside, r));
+	}
+	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	for (int i = 0; i < r->n; i++) {
+		char want[CGVIEW_PATHLEN];
+
+		if (strcmp(r->before[i].root, "/") || !r->path[i][0] || !strcmp(r->path[i], "/"))
+			continue;
+		dotdots(r->path[i], want, sizeof(want));
+		EXPECT_STREQ(want, r->inside[i].root) TH_LOG("%s at %s, our path %s",
+			r->before[i].ctrl[0] ? r->before[i].ctrl : "cgroup2",
+			r->before[i].point, r->path[i]);
+		checked++;
+	}
+	if (!checked)
+		SKIP(return, "at the root of every hierarchy: %s", self->why);
+}
+
+struct deleg_rec {
+	char v2point[CGVIEW_PATHLEN];
+	bool nsdelegate;	/* the host's superblock, before */
+	char inside_opts[256];	/* super options of the mount made inside */
+	int mounted;
+};
+
+static int mount_opposite(void *arg)
+{
+	struct deleg_rec *r = arg;
+	struct cgview_mount m[CGVIEW_MAX];
+	int n;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return child_fail("make / private: %m");
+	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/cg", 0755))
+		return child_fail("tmpfs on /tmp: %m");
+	if (mount("cgroup2", "/tmp/cg", "cgroup2", 0, r->nsdelegate ? "" : "nsdelegate"))
+		return child_fail("mount cgroup2 inside: %m");
+	r->mounted = 1;
+	n = cgview_mounts(0, m, CGVIEW_MAX);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(m[i].point, "/tmp/cg"))
+			snprintf(r->inside_opts, sizeof(r->inside_opts), "%s", m[i].opts);
+	return 0;
+}
+
+/*
+ * The option is one flag of the one cgroup2 superblock.  A mount made in
+ * a new mount and cgroup namespace asks for the opposite of what the
+ * hierarchy has; the flag stays as it was, in that mount and for the test.
+ */
+/* nsdelegate given on a cgroup2 mount in a non-initial namespace is silently ignored: the hierarchy keeps its setting (cgroups(7)). */
+TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
+{
+	struct deleg_rec *r = shared_page();
+	struct cgview_mount m[CGVIEW_MAX];
+	bool after = !self->nsdelegate;
+	int n;
+
+	REQUIRE_CGNS();
+	if (!self->v2point[0])
+		SKIP(return, "no cgroup2 hierarchy mounted");
+	ASSERT_NE(NULL, r);
+	r->nsdelegate = self->nsdelegate;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS | CLONE_NEWCGROUP, mount_opposite, r));
+	ASSERT_EQ(1, r->mounted);
+	EXPECT_EQ(self->nsdelegate, strstr(r->inside_opts, "nsdelegate") != NULL)
+		TH_LOG("the inside mount has \"%s\"", r->inside_opts);
+	n = cgview_mounts(0, m, CGVIEW_MAX);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(m[i].point, self->v2point))
+			after = strstr(m[i].opts, "nsdelegate") != NULL;
+	EXPECT_EQ(self->nsdelegate, after);
+}
+
+/* --- the nsdelegate boundary -------------------------------------------------- */
+
+#define REQUIRE_NSDELEGATE() do { \
+	REQUIRE_CGNS(); \
+	if (!self->made) \
+		SKIP(return, "%s", self->why); \
+	if (!self->nsdelegate) \
+		SKIP(return, "cgroup2 is not mounted with nsdelegate here"); \
+} while (0)
+
+struct boundary_rec {
+	int root_max_depth;	/* -errno writing cgroup.max.depth in the namespace root */
+	int root_subtree;	/* -errno writing cgroup.subtree_control there */
+	int mkdir_sub;		/* -errno of mkdir below the root */
+	int sub_max_depth;	/* -errno writing cgroup.max.depth below the root */
+	int pull_outsider;	/* -errno moving a process of base/b into the root */
+	pid_t outsider;
+};
+
+static int boundary_inside(struct boundary_rec *r, const char *a)
+{
+	char sub[2 * CGVIEW_PATHLEN + 16];
+
+	if (cgview_write(a, "cgroup.procs", "0"))
+		return child_fail("enter %s: %m", a);
+	if (ns_unshare_admin(CLONE_NEWCGROUP))
+		return child_fail("unshare(CLONE_NEWCGROUP): %m");
+	r->root_max_depth = cgview_write(a, "cgroup.max.depth", "max");
+	r->root_subtree = cgview_write(a, "cgroup.subtree_control", "");
+	snprintf(sub, sizeof(sub), "%s/sub", a);
+	r->mkdir_sub = mkdir(sub, 0755) ? -errno : 0;
+	r->sub_max_depth = cgview_write(sub, "cgroup.max.depth", "max");
+	{
+		char pid[16];
+
+		snprintf(pid, sizeof(pid), "%d", r->outsider);
+		r->pull_outsider = cgview_write(a, "cgroup.procs", pid);
+	}
+	return 0;
+}
+
+/*
+ * Inside a cgroup namespace rooted at base/a: the root's controller
+ * interface files are EPERM, its delegatable files and a sub-cgroup are
+ * not; a process in base/b, outside the root, cannot be pulled in (ENOENT).
+ */
+/* With nsdelegate, a cgroup namespace root is a delegation boundary: EPERM on its interface files, ENOENT for migration across it (cgroups(7)). */
+TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
+{
+	struct boundary_rec *r = shared_page();
+	pid_t outsider, pid;
+
+	REQUIRE_NSDELEGATE();
+	ASSERT_NE(NULL, r);
+	outsider = ns_clone(0);
+	ASSERT_LE(0, outsider);
+	if (outsider == 0) {
+		if (cgview_write(self->b, "cgroup.procs", "0"))
+			_exit(child_fail("enter b: %m"));
+		pause();
+		_exit(0);
+	}
+	r->outsider = outsider;
+	r->root_max_depth = r->root_subtree = r->mkdir_sub = r->sub_max_depth = 1;
+	r->pull_outsider = 1;
+	pid = ns_clone(0);
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(boundary_inside(r, self->a));
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	kill(outsider, SIGKILL);
+	ns_wait(outsider, NS_WAIT_MS);
+	EXPECT_EQ(-EPERM, r->root_max_depth);
+	EXPECT_EQ(0, r->root_subtree);
+	EXPECT_EQ(0, r->mkdir_sub);
+	EXPECT_EQ(0, r->sub_max_depth);
+	EXPECT_EQ(-ENOENT, r->pull_outsider);
+}
+
+TEST_HARNESS_MAIN

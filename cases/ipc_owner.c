@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPC objects across user namespaces and the limits of a new IPC
+ * namespace: System V owner and creator ids as each user namespace maps
+ * them, the owner of a POSIX queue's file, CAP_IPC_OWNER counted in the
+ * user namespace that owns the IPC namespace, and the documented defaults
+ * of the per-namespace limits (and that they bind only their namespace).
+ * Sources: ipc_namespaces(7), svipc(7), mq_overview(7), proc(5),
+ * capabilities(7), user_namespaces(7).
+ *
+ * Every object lives in an IPC namespace the test made (ns_clone_admin:
+ * with a user namespace first when unprivileged).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgview.h"
+#include "nsconform.h"
+#include "netns.h"
+#include "kselftest_harness.h"
+
+static void *shared_page(void)
+{
+	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+#define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
+
+enum { SHM, SEM, MSG, NTYPES };
+static const char *const type_name[NTYPES] = { "shm", "sem", "msg" };
+
+/* Create an object of @type with @mode; its id or -errno. */
+static int sysv_create(int type, int mode)
+{
+	int id = -1;
+
+	switch (type) {
+	case SHM:
+		id = shmget(KEY, 4096, IPC_CREAT | IPC_EXCL | mode);
+		break;
+	case SEM:
+		id = semget(KEY, 1, IPC_CREAT | IPC_EXCL | mode);
+		break;
+	case MSG:
+		id = msgget(KEY, IPC_CREAT | IPC_EXCL | mode);
+		break;
+	}
+	return id < 0 ? -errno : id;
+}
+
+/* Look the object up asking for read permission: its id or -errno. */
+static int sysv_get(int type)
+{
+	int id = -1;
+
+	switch (type) {
+	case SHM:
+		id = shmget(KEY, 0, 0400);
+		break;
+	case SEM:
+		id = semget(KEY, 0, 0400);
+		break;
+	case MSG:
+		id = msgget(KEY, 0400);
+		break;
+	}
+	return id < 0 ? -errno : id;
+}
+
+struct owner_ids {
+	int err;
+	unsigned int uid, gid, cuid, cgid;
+};
+
+static void sysv_stat(int type, int id, struct owner_ids *o)
+{
+	struct ipc_perm *p = NULL;
+	struct shmid_ds shm;
+	struct semid_ds sem;
+	struct msqid_ds msg;
+	int r = -1;
+
+	switch (type) {
+	case SHM:
+		r = shmctl(id, IPC_STAT, &shm);
+		p = &shm.shm_perm;
+		break;
+	case SEM:
+		r = semctl(id, 0, IPC_STAT, &sem);
+		p = &sem.sem_perm;
+		break;
+	case MSG:
+		r = msgctl(id, IPC_STAT, &msg);
+		p = &msg.msg_perm;
+		break;
+	}
+	o->err = r ? -errno : 0;
+	if (!r) {
+		o->uid = p->uid;
+		o->gid = p->gid;
+		o->cuid = p->cuid;
+		o->cgid = p->cgid;
+	}
+}
+
+static void rm_sysv(int type, int id)
+{
+	if (type == SHM)
+		shmctl(id, IPC_RMID, NULL);
+	else if (type == SEM)
+		semctl(id, 0, IPC_RMID);
+	else
+		msgctl(id, IPC_RMID, NULL);
+}
+
+/* --- owner and creator ids ---------------------------------------------------- */
+
+struct ids_rec {
+	int type;
+	struct owner_ids creator;	/* IPC_STAT in the creator's user namespace */
+	struct owner_ids mapped;	/* from a child user ns mapping 1000 to the creator */
+	struct owner_ids unmapped;	/* from a child user ns with no map */
+	long overflow;			/* /proc/sys/kernel/overflowuid */
+	int proc_uid;			/* uid column of /proc/sysvipc/<type> in the mapped one */
+};
+
+/* The uid column of the line of our object in /proc/sysvipc/@type, or -1. */
+static int proc_sysvipc_uid(int type)
+{
+	char path[64], buf[4096], *line, *save;
+	/* Columns: key id ... then uid at index 4 (shm: 7), and for all "uid gid cuid cgid". */
+	static const int uid_col[NTYPES] = { 7, 4, 7 };
+
+	snprintf(path, sizeof(path), "/proc/sysvipc/%s", type_name[type]);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *tok, *ts;
+		int col = 0, uid = -1;
+
+		if (strtol(line, NULL, 10) != KEY)
+			continue;
+		for (tok = strtok_r(line, " \t", &ts); tok; tok = strtok_r(NULL, " \t", &ts), col++)
+			if (col == uid_col[type])
+				uid = atoi(tok);
+		return uid;
+	}
+	return -1;
+}
+
+/* In a new user namespace: map @inside to the caller's ids outside (or nothing). */
+static int own_userns(const char *inside)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (unshare(CLONE_NEWUSER))
+		return -errno;
+	if (!inside)
+		return 0;
+	snprintf(map, sizeof(map), "%s %u 1\n", inside, uid);
+	if (ns_write_proc(0, "uid_map", map) || ns_write_proc(0, "setgroups", "deny"))
+		return -EPERM;
+	snprintf(map, sizeof(map), "%s %u 1\n", inside, gid);
+	return ns_write_proc(0, "gid_map", map);
+}
+
+static int view_from(struct ids_rec *r, int id, bool mapped)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		if (own_userns(mapped ? "1000" : NULL))
+			_exit(child_fail("new user namespace: %m"));
+		sysv_stat(r->type, id, mapped ? &r->mapped : &r->unmapped);
+		if (mapped)
+			r->proc_uid = proc_sysvipc_uid(r->type);
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int owner_views(void *arg)
+{
+	struct ids_rec *r = arg;
+	int id = sysv_create(r->type, 0600), rc;
+
+	if (id < 0)
+		return child_fail("create %s: %s", type_name[r->type], strerror(-id));
+	if (read_proc_long("/proc/sys/kernel/overflowuid", &r->overflow))
+		return child_fail("overflowuid: %m");
+	sysv_stat(r->type, id, &r->creator);
+	rc = view_from(r, id, true) || view_from(r, id, false);
+	rm_sysv(r->type, id);
+	return rc;
+}
+
+static void check_owner_views(struct __test_metadata *_metadata, int type)
+{
+	struct ids_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	r->type = type;
+	r->mapped.err = r->unmapped.err = r->creator.err = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, owner_views, r));
+	/* The creator is root (of the test's user namespace or of its own). */
+	EXPECT_EQ(0, r->creator.err);
+	EXPECT_EQ(0, r->creator.uid);
+	EXPECT_EQ(0, r->creator.cuid);
+	EXPECT_EQ(0, r->creator.gid);
+	EXPECT_EQ(0, r->creator.cgid);
+	EXPECT_EQ(0, r->mapped.err);
+	EXPECT_EQ(1000, r->mapped.uid);
+	EXPECT_EQ(1000, r->mapped.cuid);
+	EXPECT_EQ(1000, r->mapped.gid);
+	EXPECT_EQ(1000, r->mapped.cgid);
+	EXPECT_EQ(1000, r->proc_uid);
+	EXPECT_EQ(0, r->unmapped.err);
+	EXPECT_EQ(r->overflow, r->unmapped.uid);
+	EXPECT_EQ(r->overflow, r->unmapped.cuid);
+}
+
+/*
+ * One shared memory segment seen from three user namespaces sharing its
+ * IPC namespace: the creator's (root), one mapping 1000 to the creator
+ * (IPC_STAT and /proc/sysvipc/shm say 1000) and one with no map (the
+ * overflow uid).
+ */
+/* The owner and creator ids of a System V shm segment are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+TEST(shm_owner_ids_mapped_per_user_namespace)
+{
+	check_owner_views(_metadata, SHM);
+}
+
+/* The owner and creator ids of a System V semaphore set are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+TEST(sem_owner_ids_mapped_per_user_namespace)
+{
+	check_owner_views(_metadata, SEM);
+}
+
+/* The owner and creator ids of a System V message queue are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+TEST(msg_owner_ids_mapped_per_user_namespace)
+{
+	check_owner_views(_metadata, MSG);
+}
+
+struct mq_rec {
+	struct ns_ident test_mnt;
+	int creator_uid, mapped_uid;
+	int stat_err;
+};
+
+static int mq_owner_views(void *arg)
+{
+	struct mq_rec *r = arg;
+	struct ns_ident mnt;
+	struct stat st;
+	pid_t pid;
+	mqd_t q;
+
+	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt))
+		return child_fail("not in a mount namespace of our own");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/mq", 0755) ||
+	    mount("mqueue", "/tmp/mq", "mqueue", 0, NULL))
+		return child_fail("mount mqueue: %m");
+	q = mq_open("/nsc-owner", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
+	if (q == (mqd_t)-1)
+		return child_fail("mq_open: %m");
+	if (stat("/tmp/mq/nsc-owner", &st))
+		return child_fail("stat the queue: %m");
+	r->creator_uid = st.st_uid;
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		if (own_userns("1000"))
+			_exit(child_fail("new user namespace: %m"));
+		r->stat_err = stat("/tmp/mq/nsc-owner", &st) ? -errno : 0;
+		r->mapped_uid = st.st_uid;
+		_exit(0);
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/* The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's user namespace maps it (mq_overview(7), user_namespaces(7)). */
+TEST(mq_file_owner_mapped_per_user_namespace)
+{
+	struct mq_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	r->creator_uid = r->mapped_uid = -1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC | CLONE_NEWNS, mq_owner_views, r));
+	EXPECT_EQ(0, r->creator_uid);
+	EXPECT_EQ(0, r->stat_err);
+	EXPECT_EQ(1000, r->mapped_uid);
+}
+
+/* --- CAP_IPC_OWNER ------------------------------------------------------------ */
+
+struct perm_rec {
+	int owner_ns[NTYPES];	/* root of the IPC namespace's owner, mode 0000 */
+	int no_cap[NTYPES];	/* the same without CAP_IPC_OWNER */
+	int child_ns[NTYPES];	/* root of a child user namespace */
+};
+
+static int perm_views(void *arg)
+{
+	struct perm_rec *r = arg;
+	int id[NTYPES], rc = 0;
+	pid_t pid;
+
+	for (int t = 0; t < NTYPES; t++) {
+		id[t] = sysv_create(t, 0);
+		if (id[t] < 0)
+			return child_fail("create %s: %s", type_name[t], strerror(-id[t]));
+		r->owner_ns[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
+	}
+	pid = ns_clone(0);
+	if (pid == 0) {
+		if (cap_drop_effective(CAP_IPC_OWNER) || cap_effective(CAP_IPC_OWNER))
+			_exit(child_fail("drop CAP_IPC_OWNER: %m"));
+		for (int t = 0; t < NTYPES; t++)
+			r->no_cap[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
+		_exit(0);
+	}
+	rc |= pid < 0 || ns_wait(pid, NS_WAIT_MS);
+	pid = ns_clone(0);
+	if (pid == 0) {
+		if (own_userns("0") || !cap_effective(CAP_IPC_OWNER))
+			_exit(child_fail("root of a new user namespace: %m"));
+		for (int t = 0; t < NTYPES; t++)
+			r->child_ns[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
+		_exit(0);
+	}
+	rc |= pid < 0 || ns_wait(pid, NS_WAIT_MS);
+	for (int t = 0; t < NTYPES; t++)
+		rm_sysv(t, id[t]);
+	return rc ? child_fail("a viewer failed") : 0;
+}
+
+/*
+ * Objects with mode 0000: only CAP_IPC_OWNER lets even their owner in.
+ * Root of the user namespace owning the IPC namespace has it; without it,
+ * EACCES; root of a child user namespace (same uid outside, every
+ * capability there) is refused like an unprivileged process.
+ */
+/* Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)). */
+TEST(ipc_owner_capability_counts_in_owning_userns)
+{
+	struct perm_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	for (int t = 0; t < NTYPES; t++)
+		r->owner_ns[t] = r->no_cap[t] = r->child_ns[t] = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, perm_views, r));
+	for (int t = 0; t < NTYPES; t++) {
+		EXPECT_EQ(0, r->owner_ns[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(-EACCES, r->no_cap[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(-EACCES, r->child_ns[t]) TH_LOG("%s", type_name[t]);
+	}
+}
+
+/* --- limits -------------------------------------------------------------------- */
+
+struct limit {
+	const char *path;
+	const char *want;	/* the documented default, as the file reads */
+};
+
+#define SHMMAX_DEFAULT "18446744073692774399"	/* ULONG_MAX - (1UL << 24) */
+
+static const struct limit sysv_limits[] = {
+	{ "/proc/sys/kernel/msgmax", "8192" },		/* MSGMAX */
+	{ "/proc/sys/kernel/msgmnb", "16384" },		/* MSGMNB */
+	{ "/proc/sys/kernel/msgmni", "32000" },		/* MSGMNI, since 3.19 */
+	{ "/proc/sys/kernel/shmmni", "4096" },		/* SHMMNI */
+	{ "/proc/sys/kernel/shmmax", SHMMAX_DEFAULT },	/* SHMMAX */
+	{ "/proc/sys/kernel/shmall", SHMMAX_DEFAULT },	/* SHMALL */
+	{ "/proc/sys/kernel/sem", "32000\t1024000000\t500\t32000" },
+	{ "/proc/sys/kernel/shm_rmid_forced", "0" },
+	{ NULL, NULL },
+};
+
+static const struct limit mq_limits[] = {
+	{ "/proc/sys/fs/mqueue/msg_default", "10" },
+	{ "/proc/sys/fs/mqueue/msg_max", "10" },
+	{ "/proc/sys/fs/mqueue/msgsize_default", "8192" },
+	{ "/proc/sys/fs/mqueue/msgsize_max", "8192" },
+	{ "/proc/sys/fs/mqueue/queues_max", "256" },
+	{ NULL, NULL },
+};
+
+struct limits_rec {
+	char got[16][64];
+};
+
+static int read_limits(void *arg)
+{
+	struct limits_rec *r = arg;
+	const struct limit *l = r->got[15][0] == 'm' ? mq_limits : sysv_limits;
+
+	for (int i = 0; l[i].path; i++) {
+		if (read_file(l[i].path, r->got[i], sizeof(r->got[i])) < 0)
+			snprintf(r->got[i], sizeof(r->got[i]), "(unreadable: %m)");
+		r->got[i][strcspn(r->got[i], "\n")] = '\0';
+	}
+	return 0;
+}
+
+static void check_limits(struct __test_metadata *_metadata, const struct limit *l, bool mq)
+{
+	struct limits_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	r->got[15][0] = mq ? 'm' : 's';
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, read_limits, r));
+	for (int i = 0; l[i].path; i++) {
+		const char *path = l[i].path;
+
+		EXPECT_STREQ(l[i].want, r->got[i]) TH_LOG("%s", path);
+	}
+}
+
+/*
+ * The figures are the kernel's compile-time defaults (include/uapi/linux
+ * msg.h, shm.h, sem.h), which a new IPC namespace starts from whatever its
+ * creator's namespace has.
+ */
+/* A new IPC namespace has the default System V limits: msgmax 8192, msgmnb 16384, msgmni 32000, shmmni 4096, sem 32000 1024000000 500 32000 (ipc_namespaces(7), proc(5)). */
+TEST(new_ipc_ns_sysv_limits_are_defaults)
+{
+	check_limits(_metadata, sysv_limits, false);
+}
+
+/* A new IPC namespace has the default POSIX queue limits: msg_default and msg_max 10, msgsize_default and msgsize_max 8192, queues_max 256 (mq_overview(7)). */
+TEST(new_ipc_ns_mqueue_limits_are_defaults)
+{
+	check_limits(_metadata, mq_limits, true);
+}
+
+struct qmax_rec {
+	int write_err;		/* -errno of writing queues_max = 1 in the child namespace */
+	int first, second;	/* -errno of two mq_open(O_CREAT) there */
+	int maxmsg_err;		/* -errno of mq_maxmsg 6 with msg_max 5 */
+};
+
+static int qmax_child(void *arg)
+{
+	struct qmax_rec *r = arg;
+	struct mq_attr a = { .mq_maxmsg = 6, .mq_msgsize = 64 };
+	mqd_t q, q1;
+
+	/* The limits bind only processes without CAP_SYS_RESOURCE. */
+	if (cap_drop_effective(CAP_SYS_RESOURCE) || cap_effective(CAP_SYS_RESOURCE))
+		return child_fail("drop CAP_SYS_RESOURCE: %m");
+	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
+	if (!r->write_err)
+		r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/msg_max", 5);
+	if (r->write_err)
+		return 0;
+	q1 = mq_open("/nsc-q1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
+	r->first = q1 == (mqd_t)-1 ? -errno : 0;
+	q = mq_open("/nsc-q2", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
+	r->second = q == (mqd_t)-1 ? -errno : 0;
+	/* A queue counts until it is unlinked and its last descriptor closed. */
+	mq_close(q1);
+	mq_unlink("/nsc-q1");
+	q = mq_open("/nsc-q3", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, &a);
+	r->maxmsg_err = q == (mqd_t)-1 ? -errno : 0;
+	return 0;
+}
+
+static int qmax_parent(void *arg)
+{
+	struct qmax_rec *r = arg;
+	struct mq_attr a = { .mq_maxmsg = 6, .mq_msgsize = 64 };
+	int rc = ns_run(CLONE_NEWIPC, qmax_child, r);
+	mqd_t q1, q2, q3;
+
+	if (rc || r->write_err)
+		return rc;
+	/* The parent namespace keeps its defaults (10 and 256). */
+	if (cap_drop_effective(CAP_SYS_RESOURCE))
+		return child_fail("drop CAP_SYS_RESOURCE: %m");
+	q1 = mq_open("/nsc-p1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
+	q2 = mq_open("/nsc-p2", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
+	q3 = mq_open("/nsc-p3", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, &a);
+	if (q1 == (mqd_t)-1 || q2 == (mqd_t)-1 || q3 == (mqd_t)-1)
+		return child_fail("the parent namespace is bound by the child's limits: %m");
+	return 0;
+}
+
+/*
+ * In a child IPC namespace queues_max 1 and msg_max 5: the second queue is
+ * ENOSPC and mq_maxmsg 6 EINVAL; its parent (itself a new IPC namespace of
+ * the test) still creates three queues, one with mq_maxmsg 6.
+ */
+/* queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and EINVAL (mq_overview(7), ipc_namespaces(7)). */
+TEST(mqueue_limits_bind_only_their_namespace)
+{
+	struct qmax_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	r->first = r->second = r->maxmsg_err = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, qmax_parent, r));
+	if (r->write_err == -EACCES || r->write_err == -EPERM)
+		SKIP(return, "this kernel does not let the owner of an IPC namespace write fs.mqueue sysctls");
+	ASSERT_EQ(0, r->write_err);
+	EXPECT_EQ(0, r->first);
+	EXPECT_EQ(-ENOSPC, r->second);
+	EXPECT_EQ(-EINVAL, r->maxmsg_err);
+}
+
+struct mni_rec {
+	int write_err;		/* -errno of lowering the limits in the child namespace */
+	int first[NTYPES];	/* -errno of the first object of each type there */
+	int second[NTYPES];	/* -errno of the second */
+};
+
+static int mni_child(void *arg)
+{
+	struct mni_rec *r = arg;
+
+	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
+	if (!r->write_err)
+		r->write_err = cgview_write("/proc/sys/kernel", "sem", "250 32000 32 1");
+	if (!r->write_err)
+		r->write_err = sysctl_write_long("/proc/sys/kernel/msgmni", 1);
+	if (r->write_err)
+		return 0;
+	for (int t = 0; t < NTYPES; t++) {
+		int id = -1;
+
+		r->first[t] = sysv_create(t, 0600);
+		switch (t) {
+		case SHM:
+			id = shmget(KEY + 1, 4096, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		case SEM:
+			id = semget(KEY + 1, 1, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		case MSG:
+			id = msgget(KEY + 1, IPC_CREAT | IPC_EXCL | 0600);
+			break;
+		}
+		r->second[t] = id < 0 ? -errno : 0;
+	}
+	return 0;
+}
+
+static int mni_parent(void *arg)
+{
+	int rc = ns_run(CLONE_NEWIPC, mni_child, arg);
+
+	if (rc)
+		return rc;
+	/* Our namespace kept its defaults: two of each type fit. */
+	for (int t = 0; t < NTYPES; t++) {
+		if (sysv_create(t, 0600) < 0)
+			return child_fail("first %s in the parent namespace: %m", type_name[t]);
+	}
+	if (shmget(KEY + 1, 4096, IPC_CREAT | IPC_EXCL | 0600) < 0 ||
+	    semget(KEY + 1, 1, IPC_CREAT | IPC_EXCL | 0600) < 0 ||
+	    msgget(KEY + 1, IPC_CREAT | IPC_EXCL | 0600) < 0)
+		return child_fail("a second object in the parent namespace: %m");
+	return 0;
+}
+
+/*
+ * kernel.shmmni, the SEMMNI field of kernel.sem and kernel.msgmni set to
+ * 1 in a child IPC namespace: the second object of each type is ENOSPC
+ * (shmget(2), semget(2), msgget(2)); the parent namespace, where the test
+ * made its objects, still takes two of each.
+ */
+/* The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is ENOSPC there only (ipc_namespaces(7), msgget(2)). */
+TEST(sysv_id_limits_bind_only_their_namespace)
+{
+	struct mni_rec *r = shared_page();
+
+	ASSERT_NE(NULL, r);
+	for (int t = 0; t < NTYPES; t++)
+		r->first[t] = r->second[t] = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mni_parent, r));
+	if (r->write_err == -EACCES || r->write_err == -EPERM)
+		SKIP(return, "this kernel does not let the owner of an IPC namespace write kernel.*mni");
+	ASSERT_EQ(0, r->write_err);
+	for (int t = 0; t < NTYPES; t++) {
+		EXPECT_LE(0, r->first[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(-ENOSPC, r->second[t]) TH_LOG("%s", type_name[t]);
+	}
+}
+
+TEST_HARNESS_MAIN

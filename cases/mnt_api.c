@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mount namespaces through the new mount API (issue 17, item 5):
+ * statmount()/listmount() naming a mount namespace by id (6.11),
+ * NS_MNT_GET_NEXT/PREV (6.12), open_tree(OPEN_TREE_NAMESPACE) (7.0),
+ * fsmount(FSMOUNT_NAMESPACE) (7.1), clone3(CLONE_EMPTY_MNTNS) (7.1) and
+ * proc's pidns= option (6.18).  Every feature is probed (fixtures/nsnew.h);
+ * UNSHARE_EMPTY_MNTNS is in nsfs_create, NS_MNT_GET_INFO in nsfs_ioctl.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "nsnew.h"
+#include "kselftest_harness.h"
+
+#ifndef NS_GET_NSTYPE
+#define NS_GET_NSTYPE _IO(0xb7, 0x3)
+#endif
+#define TMPFS_MAGIC_NR 0x01021994
+#define FSCONFIG_SET_FD_CMD 5
+#define FSCONFIG_CMD_CREATE_CMD 6
+
+static int mntns_id_of_fd(int fd, uint64_t *id)
+{
+	return ioctl(fd, NS_GET_MNTNS_ID, id) ? -errno : 0;
+}
+
+static int mntns_id(pid_t pid, uint64_t *id)
+{
+	int fd = ns_open(pid, "mnt"), r;
+
+	if (fd < 0)
+		return -errno;
+	r = mntns_id_of_fd(fd, id);
+	close(fd);
+	return r;
+}
+
+static struct ns_ident test_mnt;
+
+/* In a mount namespace of its own (never the test's), private: a tmpfs on /tmp. */
+static int tmpfs_on_tmp(void *arg)
+{
+	struct ns_ident now;
+
+	(void)arg;
+	if (ns_ident_of(0, "mnt", &now) || ns_ident_eq(&now, &test_mnt))
+		return child_fail("not in a mount namespace of its own");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("nsc-api", "/tmp", "tmpfs", 0, "size=1m"))
+		return child_fail("mount tmpfs: %m");
+	return 0;
+}
+
+/* The mount of @ns_id whose mount point is /tmp, its fs type "tmpfs": its id, or 0. */
+static uint64_t find_tmp_mount(struct __test_metadata *_metadata, uint64_t ns_id)
+{
+	static struct nsnew_statmount sm;
+	uint64_t ids[512], found = 0;
+	long n = nsnew_listmount(NSNEW_LSMT_ROOT, ns_id, 0, ids, 512);
+
+	EXPECT_LT(0, n) TH_LOG("listmount in ns %llu: %s", (unsigned long long)ns_id,
+			       strerror(-n));
+	for (long i = 0; i < n; i++) {
+		int r = nsnew_statmount(ids[i], ns_id, NSNEW_STATMOUNT_MNT_POINT |
+					NSNEW_STATMOUNT_FS_TYPE | NSNEW_STATMOUNT_MNT_NS_ID, &sm);
+
+		if (r)
+			continue;
+		EXPECT_EQ(ns_id, sm.mnt_ns_id);
+		if (!strcmp(sm.str + sm.mnt_point, "/tmp") && !strcmp(sm.str + sm.fs_type, "tmpfs"))
+			found = ids[i];
+	}
+	return found;
+}
+
+/* listmount()/statmount() with mnt_ns_id read another mount namespace: its mounts, its id; an unknown id is ENOENT (listmount(2), statmount(2); linux:0a3deb11858a "fs: Allow listmount() in foreign mount namespace", 6.11). */
+TEST(listmount_statmount_by_mount_ns_id)
+{
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
+	struct nsnew_statmount sm;
+	uint64_t mine, theirs, tmp_mnt, ids[512];
+	struct ns_holder h;
+	long n;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NSNEW_NEED(NSNEW_MNT_ID_REQ_NS_ID);
+	ASSERT_EQ(0, mntns_id(0, &mine));
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, tmpfs_on_tmp, NULL));
+	ASSERT_EQ(0, mntns_id(h.pid, &theirs));
+	ASSERT_NE(mine, theirs);
+	tmp_mnt = find_tmp_mount(_metadata, theirs);
+	EXPECT_NE(0, tmp_mnt) TH_LOG("the holder's tmpfs on /tmp is not listed in its namespace");
+	/* not one of ours */
+	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, 512);
+	ASSERT_LT(0, n);
+	for (long i = 0; i < n; i++)
+		EXPECT_NE(tmp_mnt, ids[i]);
+	EXPECT_EQ(-ENOENT, nsnew_statmount(tmp_mnt, mine, NSNEW_STATMOUNT_MNT_BASIC, &sm));
+	EXPECT_EQ(-ENOENT, nsnew_listmount(NSNEW_LSMT_ROOT, ~0ULL - 7, 0, ids, 1));
+	/* our own mounts carry our id */
+	ASSERT_EQ(0, nsnew_statmount(ids[0], 0, NSNEW_STATMOUNT_MNT_NS_ID, &sm));
+	EXPECT_EQ(mine, sm.mnt_ns_id);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* Walk from our namespace with @req; 1 when @want was met, ids strictly monotonic. */
+static int walk_finds(int req, uint64_t from, uint64_t want, bool *ordered)
+{
+	int fd = ns_open(0, "mnt"), found = 0;
+	uint64_t last = from;
+
+	*ordered = true;
+	for (int n = 0; fd >= 0 && n < 100000; n++) {
+		struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+		int next = ioctl(fd, req, &info);
+		uint64_t id = 0;
+
+		close(fd);
+		fd = next;
+		if (next < 0) {
+			if (n == 0 && errno == EPERM)
+				return -EPERM;
+			if (errno != ENOENT)
+				fprintf(stderr, "# walk stopped after %d steps: %s\n", n,
+					strerror(errno));
+			break;
+		}
+		if (mntns_id_of_fd(next, &id) || id != info.mnt_ns_id)
+			*ordered = false;
+		if (req == (int)NS_MNT_GET_NEXT ? id <= last : id >= last)
+			*ordered = false;
+		last = id;
+		found |= id == want;
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/*
+ * linux:e6b899f08066 ("nsfs: tighten permission checks for ns iteration
+ * ioctls", 7.0, stable 6.12+) restricts the walk to CAP_SYS_ADMIN in the
+ * initial user and PID namespaces: from the runner's PID namespace even
+ * root gets EPERM.
+ */
+/* NS_MNT_GET_NEXT/PREV step through mount namespaces in id order, each fd's NS_MNT_GET_INFO id its own, a new one met exactly once; outside the initial PID ns EPERM (ioctl_nsfs(2) lacks them; linux:a1d220d9dafa "nsfs: iterate through mount namespaces", 6.12). */
+TEST(ns_mnt_next_prev_walk_meets_new_namespace)
+{
+	uint64_t mine, theirs;
+	struct ns_holder h;
+	bool up_ok, down_ok;
+	int up, down;
+
+	NSNEW_NEED(NSNEW_NS_MNT_ITER);
+	if (!have_sys_admin() || !in_initial_userns())
+		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
+	ASSERT_EQ(0, mntns_id(0, &mine));
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
+	ASSERT_EQ(0, mntns_id(h.pid, &theirs));
+	up = walk_finds(NS_MNT_GET_NEXT, mine, theirs, &up_ok);
+	down = walk_finds(NS_MNT_GET_PREV, mine, theirs, &down_ok);
+	if (!nsnew_in_initial_pidns()) {
+		/* linux:e6b899f08066: iteration needs may_see_all_namespaces() */
+		EXPECT_EQ(-EPERM, up);
+		EXPECT_EQ(-EPERM, down);
+		EXPECT_EQ(0, ns_holder_stop(&h));
+		return;
+	}
+	EXPECT_TRUE(up_ok);
+	EXPECT_TRUE(down_ok);
+	EXPECT_EQ(1, up + down) TH_LOG("ours %llu, theirs %llu: met %d up, %d down",
+				       (unsigned long long)mine, (unsigned long long)theirs,
+				       up, down);
+	EXPECT_EQ(theirs > mine, up);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* After setns() into @nsfd: the root holds @marker (NULL: is empty), is tmpfs if @tmpfs. */
+static int enter_and_look(int nsfd, uint64_t old_id, const char *marker, bool tmpfs)
+{
+	uint64_t id = 0;
+	struct statfs sf;
+	struct dirent *d;
+	int entries = 0;
+	DIR *dir;
+
+	if (ioctl(nsfd, NS_GET_NSTYPE) != CLONE_NEWNS)
+		return child_fail("the fd is not a mount namespace: %m");
+	if (mntns_id_of_fd(nsfd, &id) || id == old_id)
+		return child_fail("not a new mount namespace (%llu)", (unsigned long long)id);
+	if (setns(nsfd, CLONE_NEWNS))
+		return child_fail("setns: %m");
+	if (chdir("/"))
+		return child_fail("chdir: %m");
+	if (tmpfs && (statfs("/", &sf) || sf.f_type != TMPFS_MAGIC_NR))
+		return child_fail("the root is not the tmpfs");
+	dir = opendir("/");
+	if (!dir)
+		return child_fail("opendir /: %m");
+	while ((d = readdir(dir)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			entries++;
+	closedir(dir);
+	if (marker ? access(marker, F_OK) != 0 : entries != 0)
+		return child_fail("the new namespace's root shows %d entries, marker %s", entries,
+				  marker ?: "none");
+	return 0;
+}
+
+static int open_tree_worker(void *arg)
+{
+	uint64_t mine;
+	int fd;
+
+	(void)arg;
+	if (tmpfs_on_tmp(NULL) || mntns_id(0, &mine))
+		return child_fail("setup");
+	if (mknod("/tmp/nsc-marker", S_IFREG | 0600, 0))
+		return child_fail("marker: %m");
+	fd = nsnew_open_tree(AT_FDCWD, "/tmp", NSNEW_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open_tree(OPEN_TREE_NAMESPACE): %m");
+	return enter_and_look(fd, mine, "/nsc-marker", true);
+}
+
+/* open_tree(path, OPEN_TREE_NAMESPACE) returns a new mount namespace whose root is a copy of that tree; setns() enters it (open_tree(2), mount.h; linux:9b8a0ba68246 "mount: add OPEN_TREE_NAMESPACE", 7.0). */
+TEST(open_tree_namespace_roots_new_ns_at_tree)
+{
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
+	NSNEW_NEED(NSNEW_OPEN_TREE_NS);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, open_tree_worker, NULL));
+}
+
+static int fsmount_worker(void *arg)
+{
+	uint64_t mine;
+	int fs, fd;
+
+	(void)arg;
+	if (tmpfs_on_tmp(NULL) || mntns_id(0, &mine))
+		return child_fail("setup");
+	fs = nsnew_fsopen("tmpfs", 0);
+	if (fs < 0 || nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+		return child_fail("fsopen/fsconfig tmpfs: %m");
+	fd = nsnew_fsmount(fs, NSNEW_FSMOUNT_NAMESPACE, 0);
+	if (fd < 0)
+		return child_fail("fsmount(FSMOUNT_NAMESPACE): %m");
+	close(fs);
+	return enter_and_look(fd, mine, NULL, true);
+}
+
+/* fsmount(FSMOUNT_NAMESPACE) returns a new mount namespace whose root is the new, empty filesystem (fsmount(2), mount.h, 7.1). */
+TEST(fsmount_namespace_roots_new_ns_at_new_fs)
+{
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
+	NSNEW_NEED(NSNEW_FSMOUNT_NS);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, fsmount_worker, NULL));
+}
+
+static int count_entries(int dirfd)
+{
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+/* clone3(CLONE_EMPTY_MNTNS) starts the child in a new mount namespace whose root, its cwd, is empty, as unshare(UNSHARE_EMPTY_MNTNS) does (clone(2), sched.h, 7.1). */
+TEST(clone3_empty_mntns_gives_empty_root)
+{
+	struct ns_ident before;
+	char cwd[64];
+	pid_t pid;
+
+	NSNEW_NEED(NSNEW_CLONE_EMPTY_MNTNS);
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &before));
+	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (have_sys_admin() ? 0 : CLONE_NEWUSER));
+	ASSERT_LE(0, pid) TH_LOG("clone3: %s", strerror(errno));
+	if (pid == 0) {
+		struct ns_ident now;
+		int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (ns_ident_of(0, "mnt", &now) == 0 && ns_ident_eq(&now, &before))
+			_exit(child_fail("still in the parent's mount namespace"));
+		if (!getcwd(cwd, sizeof(cwd)) || strcmp(cwd, "/"))
+			_exit(child_fail("cwd is not the root"));
+		if (fd < 0)
+			_exit(child_fail("open /: %m"));
+		_exit(count_entries(fd) ? child_fail("the root is not empty") : 0);
+	}
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+}
+
+static int pidns_mount_worker(void *arg)
+{
+	struct ns_holder h;
+	struct ns_ident want, got;
+	struct stat st;
+	int fs, pidns, mnt, rc = 0;
+
+	(void)arg;
+	if (ns_holder_start(&h, CLONE_NEWPID, NULL, NULL))
+		return child_fail("holder");
+	pidns = ns_open(h.pid, "pid");
+	fs = nsnew_fsopen("proc", 0);
+	if (pidns < 0 || fs < 0 || ns_ident_of(h.pid, "pid", &want))
+		rc = child_fail("fsopen proc / open pid ns: %m");
+	else if (nsnew_fsconfig(fs, FSCONFIG_SET_FD_CMD, "pidns", NULL, pidns) ||
+		 nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+		rc = child_fail("fsconfig pidns=: %m");
+	else if ((mnt = nsnew_fsmount(fs, 0, 0)) < 0)
+		rc = child_fail("fsmount proc: %m");
+	else {
+		/* pid 1 there is the holder; nothing else lives in its namespace */
+		if (fstatat(mnt, "1/ns/pid", &st, 0))
+			rc = child_fail("no 1/ns/pid in the new proc: %m");
+		got.dev = st.st_dev;
+		got.ino = st.st_ino;
+		if (!rc && !ns_ident_eq(&want, &got))
+			rc = child_fail("pid 1 of that proc is not in the given PID namespace");
+		if (!rc && fstatat(mnt, "2", &st, 0) == 0)
+			rc = child_fail("that proc shows a pid 2");
+		close(mnt);
+	}
+	close(fs);
+	close(pidns);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/* A proc instance made with pidns=<fd> shows that PID namespace, not the mounter's (proc(5); linux:fe49652e36bb "procfs: add "pidns" mount option", 6.18). */
+TEST(proc_pidns_option_shows_that_namespace)
+{
+	NSNEW_NEED(NSNEW_PROC_PIDNS);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, pidns_mount_worker, NULL));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mount propagation beyond the four types: peer groups that mounts join by
+ * bind and leave by umount or a type change, MS_SLAVE on the last member,
+ * a propagation type that governs only the mounts directly under it,
+ * MS_MOVE rules under shared mounts, "propagate_from:" in mountinfo, and
+ * unlink/rmdir of a mount point of another namespace (mount_namespaces(7)
+ * "Shared subtrees", "Peer groups", "/proc/PID/mountinfo", "Restrictions
+ * on MS_MOVE", mount(2) ERRORS, rmdir(2), unlink(2); the two articles on
+ * mount namespaces and shared subtrees).
+ *
+ * Each test works on a tmpfs in a private mount namespace of its own
+ * (fixtures/mntns.h); where a second namespace is needed it is a peer
+ * child that makes mount events on request.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "mntns.h"
+#include "mntcov.h"
+#include "kselftest_harness.h"
+
+FIXTURE(peers) {
+	struct mnt_base b;
+	char s[MNT_PATH_MAX];	/* a tmpfs under the base */
+	char d[MNT_PATH_MAX];	/* an empty directory */
+};
+
+FIXTURE_SETUP(peers)
+{
+	if (mnt_base_enter(&self->b) && self->b.skip)
+		SKIP(return, "%s", self->b.why);
+	ASSERT_STREQ("", self->b.why);
+	ASSERT_EQ(0, mnt_make(&self->b, "s", self->s, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/x"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/y"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "d"));
+	mnt_path(self->d, &self->b, "d");
+}
+
+FIXTURE_TEARDOWN(peers)
+{
+}
+
+/* A bind mount of a shared mount joins its peer group (same "shared:N"), and events then travel both ways between them (mount_namespaces(7) "Peer groups"). */
+TEST_F(peers, bind_of_shared_mount_joins_its_peer_group)
+{
+	char sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], sy[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+	struct mnt_info s, d;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	s = mntcov_info(0, self->s);
+	d = mntcov_info(0, self->d);
+	EXPECT_LT(0, s.shared);
+	EXPECT_EQ(s.shared, d.shared);
+	EXPECT_NE(s.id, d.id);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dy, self->d, "y"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(sy, self->s, "y")));
+}
+
+/* A mount leaves its peer group when unmounted or made private; the members left keep the group id and still propagate to each other (mount_namespaces(7) "Peer groups"). */
+TEST_F(peers, umount_and_private_leave_the_peer_group)
+{
+	char sx[MNT_PATH_MAX], px[MNT_PATH_MAX], e[MNT_PATH_MAX], ex[MNT_PATH_MAX];
+	struct mnt_peer p;
+	int group;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_LT(0, group);
+	EXPECT_EQ(group, mntcov_info(p.pid, self->d).shared);
+	/* d leaves by umount (here: the peer's copy stays), e by MS_PRIVATE. */
+	ASSERT_EQ(0, umount2(self->d, 0));
+	ASSERT_EQ(0, mnt_set_propagation(e, MS_PRIVATE));
+	EXPECT_EQ(0, mntcov_info(0, e).shared);
+	EXPECT_EQ(group, mntcov_info(0, self->s).shared);
+	EXPECT_EQ(group, mntcov_info(p.pid, self->s).shared);
+	EXPECT_EQ(group, mntcov_info(p.pid, self->d).shared);
+	/* s and the peer's copies still propagate; e does not receive. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, mntcov_sub(px, self->d, "x")));
+	EXPECT_EQ(0, mnt_we_see(mntcov_sub(ex, e, "x")));
+	EXPECT_EQ(0, mnt_info_has(0, mntcov_sub(px, self->d, "x")));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* MS_SLAVE on a shared mount that is the only member of its peer group makes it private: neither "shared:" nor "master:" (mount_namespaces(7) MS_SLAVE). */
+TEST_F(peers, make_slave_of_lone_peer_gives_private)
+{
+	struct mnt_info s;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(NULL, self->s, NULL, MS_SLAVE, NULL));
+	s = mntcov_info(0, self->s);
+	EXPECT_EQ(0, s.shared);
+	EXPECT_EQ(0, s.master);
+	EXPECT_FALSE(s.unbindable);
+}
+
+/* A mount's propagation type governs only events directly under it: under a private child of a shared mount nothing propagates, beside it everything does (mount_namespaces(7)). */
+TEST_F(peers, propagation_type_governs_only_immediate_children)
+{
+	char sc[MNT_PATH_MAX], dc[MNT_PATH_MAX], scx[MNT_PATH_MAX], dcx[MNT_PATH_MAX];
+	char sy[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/c"));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	/* A child mount: propagates to d/c; then made private on the s side. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sc, self->s, "c"), 0));
+	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dc, self->d, "c")));
+	ASSERT_EQ(0, mkdir(mntcov_sub(scx, sc, "x"), 0755));
+	ASSERT_EQ(0, mnt_set_propagation(sc, MS_PRIVATE));
+	EXPECT_EQ(0, mntcov_info(0, sc).shared);
+	/* s itself is still shared: its direct children still propagate. */
+	EXPECT_LT(0, mntcov_info(0, self->s).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sy, self->s, "y"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dy, self->d, "y")));
+	/* Under the private child: no propagation to its copy at d/c. */
+	ASSERT_EQ(0, mnt_tmpfs(scx, 0));
+	EXPECT_EQ(0, mnt_we_see(mntcov_sub(dcx, dc, "x")));
+}
+
+/* A bind mount of a slave mount is a slave of the same master, not shared: events from the master reach it (mount_namespaces(7), the article on shared subtrees). */
+TEST_F(peers, bind_of_slave_is_slave_of_same_master)
+{
+	char e[MNT_PATH_MAX], sx[MNT_PATH_MAX], ex[MNT_PATH_MAX];
+	struct mnt_info mi;
+	int group;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
+	ASSERT_EQ(group, mntcov_info(0, self->d).master);
+	ASSERT_EQ(0, mount(self->d, e, NULL, MS_BIND, NULL));
+	mi = mntcov_info(0, e);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(group, mi.master);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(ex, e, "x")));
+}
+
+/* Under a slave mount, a new mount is private, while a mount propagated from the master arrives as a slave of the master's new mount (mount_namespaces(7)). */
+TEST_F(peers, mounts_under_slave_private_or_slave_copies)
+{
+	char sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+	struct mnt_info mi;
+	int group;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
+	/* Made in the slave: private. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dy, self->d, "y"), 0));
+	mi = mntcov_info(0, dy);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(0, mi.master);
+	/* Made in the master: shared there, a slave of it in d. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	group = mntcov_info(0, sx).shared;
+	EXPECT_LT(0, group);
+	mi = mntcov_info(0, mntcov_sub(dx, self->d, "x"));
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(group, mi.master);
+}
+
+/* MS_MOVE of a mount whose parent mount is shared fails with EINVAL; from a private parent the same move works (mount(2) EINVAL, mount_namespaces(7)). */
+TEST_F(peers, move_from_shared_parent_einval)
+{
+	char sx[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	EXPECT_EQ(-1, mount(sx, self->d, NULL, MS_MOVE, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1, mnt_we_see(sx));
+	EXPECT_EQ(0, mnt_we_see(self->d));
+	/* Control: with s private again, the move goes through. */
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_PRIVATE));
+	EXPECT_EQ(0, mount(sx, self->d, NULL, MS_MOVE, NULL));
+	EXPECT_EQ(1, mnt_we_see(self->d));
+	EXPECT_EQ(0, mnt_we_see(sx));
+}
+
+/* MS_MOVE of a tree containing an unbindable mount onto a shared mount fails with EINVAL; onto a private one it works (mount(2) EINVAL, mount_namespaces(7)). */
+TEST_F(peers, move_unbindable_tree_to_shared_einval)
+{
+	char t[MNT_PATH_MAX], tu[MNT_PATH_MAX], sx[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
+	ASSERT_EQ(0, mkdir(mntcov_sub(tu, t, "u"), 0755));
+	ASSERT_EQ(0, mnt_tmpfs(tu, 0));
+	ASSERT_EQ(0, mnt_set_propagation(tu, MS_UNBINDABLE));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	EXPECT_EQ(-1, mount(t, mntcov_sub(sx, self->s, "x"), NULL, MS_MOVE, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1, mnt_we_see(t));
+	EXPECT_EQ(0, mnt_we_see(sx));
+	/* Control: the same tree moves onto a private mount. */
+	EXPECT_EQ(0, mount(t, self->d, NULL, MS_MOVE, NULL));
+	EXPECT_EQ(1, mnt_we_see(self->d));
+}
+
+/* A child that chroots to @root and waits, so that its mountinfo is read from @root. */
+static pid_t chrooted_child(const char *root, struct ns_sync *s)
+{
+	pid_t pid;
+	int ok;
+
+	if (ns_sync_init(s))
+		return -1;
+	pid = ns_clone(0);
+	if (pid == 0) {
+		ns_sync_child_side(s);
+		ok = !chroot(root) && !chdir("/");
+		ns_sync_tell(s, true, &ok, sizeof(ok));
+		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+		_exit(ok ? 0 : 1);
+	}
+	ns_sync_parent_side(s);
+	if (pid < 0 || ns_sync_wait(s, false, &ok, sizeof(ok), NS_WAIT_MS) || !ok) {
+		if (pid > 0)
+			ns_wait(pid, NS_WAIT_MS);
+		ns_sync_close(s);
+		return -1;
+	}
+	return pid;
+}
+
+/*
+ * h (group H) is shared under the new root r; g outside r is a slave of
+ * H and shared (group G); x under r is a slave of G.  Seen from r, the
+ * master G has no member, and H is the closest dominant group that does.
+ */
+/* "propagate_from:N" in mountinfo names the closest dominant peer group under the reader's root when a slave's master group has no mount there (proc(5), mount_namespaces(7)). */
+TEST_F(peers, propagate_from_shown_when_master_unreachable)
+{
+	char r[MNT_PATH_MAX], h[MNT_PATH_MAX], g[MNT_PATH_MAX], x[MNT_PATH_MAX];
+	struct ns_sync sync;
+	int hid, gid;
+	pid_t c;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "r"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "r/x"));
+	ASSERT_EQ(0, mnt_make(&self->b, "r/h", h, 0));
+	mnt_path(r, &self->b, "r");
+	mnt_path(g, &self->b, "g");
+	mnt_path(x, &self->b, "r/x");
+	ASSERT_EQ(0, mkdir(g, 0755));
+	/* r is a mount, so that it can be a root. */
+	ASSERT_EQ(0, mount(r, r, NULL, MS_BIND | MS_REC, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(h, MS_SHARED));
+	hid = mntcov_info(0, h).shared;
+	ASSERT_EQ(0, mount(h, g, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(NULL, g, NULL, MS_SLAVE, NULL));
+	ASSERT_EQ(0, mount(NULL, g, NULL, MS_SHARED, NULL));
+	gid = mntcov_info(0, g).shared;
+	ASSERT_EQ(hid, mntcov_info(0, g).master);
+	ASSERT_NE(hid, gid);
+	ASSERT_EQ(0, mount(g, x, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(NULL, x, NULL, MS_SLAVE, NULL));
+	ASSERT_EQ(0, mntcov_info(0, x).shared);
+	ASSERT_EQ(gid, mntcov_info(0, x).master);
+	/* From our root, g is visible: no propagate_from field. */
+	EXPECT_EQ(0, mntcov_propagate_from(0, x));
+	/* mountinfo shows mount points relative to the reading task's root. */
+	c = chrooted_child(r, &sync);
+	ASSERT_LT(0, c);
+	EXPECT_EQ(gid, mntcov_info(c, "/x").master);
+	EXPECT_EQ(hid, mntcov_propagate_from(c, "/x"));
+	EXPECT_EQ(0, mntcov_info(c, "/h").master);
+	EXPECT_EQ(0, mntcov_propagate_from(c, "/h"));
+	ns_sync_tell(&sync, false, NULL, 0);
+	EXPECT_EQ(0, ns_wait(c, NS_WAIT_MS));
+	ns_sync_close(&sync);
+}
+
+/*
+ * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
+ * directories"), 3.18.
+ */
+/* rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes that mount away there; of our own mount point it fails with EBUSY (rmdir(2), mount_namespaces(7)). */
+TEST_F(peers, rmdir_of_mount_point_in_other_ns)
+{
+	char e[MNT_PATH_MAX];
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, self->d, NULL, 0));
+	ASSERT_EQ(1, mnt_peer_sees(&p, self->d));
+	ASSERT_EQ(0, mnt_we_see(self->d));
+	EXPECT_EQ(0, rmdir(self->d));
+	EXPECT_EQ(0, mnt_info_has(p.pid, self->d));
+	EXPECT_EQ(0, mnt_peer_do(&p, MNT_OP_EXISTS, self->d, NULL, 0));
+	/* Our own mount point: EBUSY. */
+	ASSERT_EQ(0, mnt_tmpfs(e, 0));
+	EXPECT_EQ(-1, rmdir(e));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(1, mnt_we_see(e));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)). */
+TEST_F(peers, unlink_of_mount_point_in_other_ns)
+{
+	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX];
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_touch(mnt_path(src, &self->b, "src")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(f, &self->b, "f")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(g, &self->b, "g")));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, src, f, 0));
+	ASSERT_EQ(1, mnt_info_has(p.pid, f));
+	ASSERT_EQ(0, mnt_info_has(0, f));
+	EXPECT_EQ(0, unlink(f));
+	EXPECT_EQ(0, mnt_info_has(p.pid, f));
+	EXPECT_EQ(0, mnt_peer_do(&p, MNT_OP_EXISTS, f, NULL, 0));
+	ASSERT_EQ(0, mount(src, g, NULL, MS_BIND, NULL));
+	EXPECT_EQ(-1, unlink(g));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(1, mnt_info_has(0, g));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+TEST_HARNESS_MAIN

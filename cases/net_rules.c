@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Network namespaces: a new namespace's loopback is down and traffic fails
+ * until it is up; /sys/class/net shows the namespace of the sysfs mount;
+ * root of a user namespace has no power over the devices and sysctls of a
+ * network namespace its user namespace does not own; a socket stays in the
+ * namespace it was made in; /proc/net follows the reader.
+ * Sources: network_namespaces(7), user_namespaces(7), sysfs(5),
+ * the article's part 1 ("network namespaces").
+ *
+ * Devices (a veth pair, through libnl-route-3) are created only in network
+ * namespaces the test created; a netns a test only looks at is never
+ * changed (a write that a lying kernel could let through writes back the
+ * value just read).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "netns.h"
+#include "nlroute.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+#ifndef SIOCGSKNS
+#define SIOCGSKNS 0x894C
+#endif
+
+#define VETH_MISSING "veth driver not available"
+
+static void *shared_page(void)
+{
+	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* --- loopback down ---------------------------------------------------------- */
+
+struct lo_rec {
+	int lo_flags;		/* IFF_* of lo in the new namespace */
+	int udp_down, tcp_down;	/* -errno of sendto()/connect() to 127.0.0.1 while down */
+	int udp_up, tcp_up;	/* the same once lo is up (a listener waits for TCP) */
+};
+
+static int udp_send_errno(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9) };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+
+	if (s < 0)
+		return -EBADF;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r = sendto(s, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)) == 1 ? 0 : -errno;
+	close(s);
+	return r;
+}
+
+static int lo_traffic(void *arg)
+{
+	struct lo_rec *r = arg;
+	int l, c;
+
+	if (netdev_flags("lo", &r->lo_flags))
+		return child_fail("SIOCGIFFLAGS lo: %m");
+	r->udp_down = udp_send_errno();
+	c = tcp_connect_to("127.0.0.1", 4242);
+	r->tcp_down = c < 0 ? c : 0;
+	if (c >= 0)
+		close(c);
+	if (netns_lo_up())
+		return child_fail("bring lo up: %m");
+	r->udp_up = udp_send_errno();
+	l = tcp_listen_on("127.0.0.1", 4242);
+	if (l < 0)
+		return child_fail("listen: %s", strerror(-l));
+	c = tcp_connect_to("127.0.0.1", 4242);
+	r->tcp_up = c < 0 ? c : 0;
+	return 0;
+}
+
+/*
+ * Until lo is up the new namespace has no route at all, not even to
+ * 127.0.0.1: sending fails with ENETUNREACH; bringing lo up is enough.
+ */
+/* In a new netns lo is down and traffic to 127.0.0.1 fails with ENETUNREACH until lo is brought up (network_namespaces(7), article part 1). */
+TEST(loopback_down_traffic_is_enetunreach)
+{
+	struct lo_rec *r = shared_page();
+
+	NETNS_NEED_ADMIN();
+	ASSERT_NE(NULL, r);
+	r->udp_down = r->tcp_down = r->udp_up = r->tcp_up = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, lo_traffic, r));
+	EXPECT_EQ(0, r->lo_flags & IFF_UP);
+	EXPECT_EQ(-ENETUNREACH, r->udp_down);
+	EXPECT_EQ(-ENETUNREACH, r->tcp_down);
+	EXPECT_EQ(0, r->udp_up);
+	EXPECT_EQ(0, r->tcp_up);
+}
+
+/* --- sysfs ------------------------------------------------------------------ */
+
+/* Number of entries in @dir/class/net, and whether @name is among them. */
+static int class_net(const char *sys, const char *name, int *has)
+{
+	char path[256];
+	struct dirent *d;
+	int n = 0;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/class/net", sys);
+	dp = opendir(path);
+	if (!dp)
+		return -errno;
+	if (has)
+		*has = 0;
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		n++;
+		if (has && !strcmp(d->d_name, name))
+			*has = 1;
+	}
+	closedir(dp);
+	return n;
+}
+
+struct sysfs_rec {
+	struct ns_ident test_mnt, test_net;
+	char va[IFNAMSIZ], vb[IFNAMSIZ];
+	int skip;
+	int a_count, a_has_va, a_has_vb;	/* sysfs mounted in A, read in A */
+	int old_has_va;				/* the test's sysfs, read in A */
+	int b_count, b_has_va;			/* A's sysfs read after moving to B */
+	int b2_count, b2_has_va;		/* a second sysfs mounted in B */
+};
+
+/* A private mount namespace with a tmpfs at /tmp to mount sysfs instances on. */
+static int private_tmp(const struct ns_ident *test_mnt)
+{
+	struct ns_ident mnt;
+
+	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, test_mnt))
+		return child_fail("not in a mount namespace of our own");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return child_fail("make / private: %m");
+	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
+		return child_fail("tmpfs on /tmp: %m");
+	if (mkdir("/tmp/a", 0755) || mkdir("/tmp/b", 0755))
+		return child_fail("mkdir: %m");
+	return 0;
+}
+
+static int sysfs_views(void *arg)
+{
+	struct sysfs_rec *r = arg;
+	struct nl_sock *sk;
+	int err;
+
+	if (!netns_is_not(&r->test_net))
+		return child_fail("not in a netns of our own");
+	if (private_tmp(&r->test_mnt))
+		return 1;
+	sk = rt_open();
+	if (!sk)
+		return child_fail("rtnetlink socket");
+	err = veth_add(sk, r->va, r->vb);
+	if (veth_missing(err)) {
+		r->skip = 1;
+		return 0;
+	}
+	if (err)
+		return child_fail("creating veth: %s", nl_geterror(err));
+	if (mount("sysfs", "/tmp/a", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return child_fail("mount sysfs in the new netns: %m");
+	r->a_count = class_net("/tmp/a", r->va, &r->a_has_va);
+	class_net("/tmp/a", r->vb, &r->a_has_vb);
+	class_net("/sys", r->va, &r->old_has_va);
+	if (unshare(CLONE_NEWNET))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	r->b_count = class_net("/tmp/a", r->va, &r->b_has_va);
+	if (mount("sysfs", "/tmp/b", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return child_fail("mount sysfs in the second netns: %m");
+	r->b2_count = class_net("/tmp/b", r->va, &r->b2_has_va);
+	return 0;
+}
+
+/*
+ * A sysfs mounted in namespace A lists lo and A's veth pair; the test's
+ * own /sys does not list them.  After the process moves to B the same
+ * mount still shows A's devices; a sysfs mounted in B shows only B's lo.
+ */
+/* /sys/class/net shows the devices of the netns the sysfs was mounted in, whoever reads it (network_namespaces(7), sysfs(5)). */
+TEST(sys_class_net_follows_netns_of_sysfs_mount)
+{
+	struct sysfs_rec *r = shared_page();
+
+	NETNS_NEED_ADMIN();
+	ASSERT_NE(NULL, r);
+	if (access("/sys/class/net", R_OK))
+		SKIP(return, "no sysfs at /sys in this environment");
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	ASSERT_EQ(0, ns_ident_of(0, "net", &r->test_net));
+	snprintf(r->va, sizeof(r->va), "nsrA%d", getpid());
+	snprintf(r->vb, sizeof(r->vb), "nsrB%d", getpid());
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET | CLONE_NEWNS, sysfs_views, r));
+	if (r->skip)
+		SKIP(return, VETH_MISSING);
+	EXPECT_EQ(3, r->a_count);
+	EXPECT_EQ(1, r->a_has_va);
+	EXPECT_EQ(1, r->a_has_vb);
+	EXPECT_EQ(0, r->old_has_va);
+	EXPECT_EQ(3, r->b_count);
+	EXPECT_EQ(1, r->b_has_va);
+	EXPECT_EQ(1, r->b2_count);
+	EXPECT_EQ(0, r->b2_has_va);
+}
+
+/* --- root of a user namespace and a netns it does not own ------------------ */
+
+/*
+ * Run @fn(@arg) as root of a user namespace made by nobody, still in the
+ * test's netns (owned by an ancestor user namespace); ns_wait()'s result.
+ */
+static int as_foreign_root(int (*fn)(void *), void *arg)
+{
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (userns_become_unprivileged() || ns_unshare_userns_root(0))
+			_exit(child_fail("nobody, then root of a new user namespace: %m"));
+		_exit(fn(arg));
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+#define REQUIRE_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
+} while (0)
+
+struct foreign_rec {
+	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test's netns */
+	int sysctl_foreign;	/* -errno of opening a net sysctl of the test's netns for writing */
+	int mtu_own;		/* the same in a netns of the user namespace */
+	int sysctl_own;
+	int caps_all;		/* root inside the user namespace had every capability */
+};
+
+static int set_same_mtu(void)
+{
+	int mtu, err;
+
+	err = netdev_mtu("lo", &mtu);
+	if (err)
+		return err;
+	err = netdev_set_mtu("lo", mtu);
+	return err;
+}
+
+static int open_sysctl_for_write(void)
+{
+	int fd = open("/proc/sys/net/ipv4/ip_default_ttl", O_WRONLY | O_CLOEXEC);
+	char buf[16];
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	/* Write back what is there: a lying kernel changes nothing either. */
+	if (read_file("/proc/sys/net/ipv4/ip_default_ttl", buf, sizeof(buf)) < 0 ||
+	    write(fd, buf, strlen(buf)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int foreign_netns(void *arg)
+{
+	struct foreign_rec *r = arg;
+	struct ns_ident net;
+
+	r->caps_all = caps_all_effective();
+	if (ns_ident_of(0, "net", &net))
+		return child_fail("stat: %m");
+	r->mtu_foreign = set_same_mtu();
+	r->sysctl_foreign = open_sysctl_for_write();
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	r->mtu_own = set_same_mtu();
+	r->sysctl_own = open_sysctl_for_write();
+	return 0;
+}
+
+/*
+ * The user namespace is made by nobody, so its root is nobody outside:
+ * the device ioctl needs CAP_NET_ADMIN in the netns's owner (EPERM); the
+ * sysctl file is root's and writable only by the owner's privileged
+ * (EACCES on open).  In a netns the user namespace owns both work.
+ */
+/* Root of a user namespace cannot configure devices or write sysctls of a netns owned by an ancestor user namespace (user_namespaces(7), network_namespaces(7)). */
+TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
+{
+	struct foreign_rec *r = shared_page();
+
+	REQUIRE_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	r->mtu_foreign = r->sysctl_foreign = r->mtu_own = r->sysctl_own = 1;
+	ASSERT_EQ(0, as_foreign_root(foreign_netns, r));
+	EXPECT_EQ(1, r->caps_all);
+	EXPECT_EQ(-EPERM, r->mtu_foreign);
+	EXPECT_EQ(-EACCES, r->sysctl_foreign);
+	EXPECT_EQ(0, r->mtu_own);
+	EXPECT_EQ(0, r->sysctl_own);
+}
+
+struct move_rec {
+	char va[IFNAMSIZ], vb[IFNAMSIZ];
+	int skip;
+	int move_foreign;	/* libnl error of moving vb into the test's netns */
+	int still_here;		/* vb is still in the user namespace's own netns */
+	int move_own;		/* moving it into a second netns of the user namespace */
+};
+
+static int move_to_foreign(void *arg)
+{
+	struct move_rec *r = arg;
+	struct ns_ident outer;
+	struct nl_sock *sk;
+	int outer_fd, own_fd, err;
+	pid_t pid;
+
+	outer_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (outer_fd < 0 || ns_ident_of(0, "net", &outer))
+		return child_fail("open the test's netns: %m");
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&outer))
+		return child_fail("new network namespace: %m");
+	sk = rt_open();
+	if (!sk)
+		return child_fail("rtnetlink socket");
+	err = veth_add(sk, r->va, r->vb);
+	if (veth_missing(err)) {
+		r->skip = 1;
+		return 0;
+	}
+	if (err)
+		return child_fail("creating veth: %s", nl_geterror(err));
+	r->move_foreign = link_move(sk, r->vb, outer_fd);
+	r->still_here = link_has(sk, r->vb);
+	/* The control: a second netns of the same user namespace. */
+	pid = ns_clone(CLONE_NEWNET);
+	if (pid < 0)
+		return child_fail("clone(CLONE_NEWNET): %m");
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	own_fd = ns_open(pid, "net");
+	r->move_own = own_fd < 0 ? own_fd : link_move(sk, r->vb, own_fd);
+	kill(pid, SIGKILL);
+	ns_wait(pid, NS_WAIT_MS);
+	return 0;
+}
+
+/*
+ * The veth pair is made in a netns of the child user namespace; moving its
+ * end into the test's netns needs CAP_NET_ADMIN in that netns's owner.
+ */
+/* Root of a user namespace cannot move a device into a netns owned by an ancestor user namespace: EPERM (user_namespaces(7), network_namespaces(7)). */
+TEST(userns_root_cannot_move_device_into_foreign_netns)
+{
+	struct move_rec *r = shared_page();
+
+	REQUIRE_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	snprintf(r->va, sizeof(r->va), "nsmA%d", getpid());
+	snprintf(r->vb, sizeof(r->vb), "nsmB%d", getpid());
+	r->move_foreign = r->move_own = 1;
+	ASSERT_EQ(0, as_foreign_root(move_to_foreign, r));
+	if (r->skip)
+		SKIP(return, VETH_MISSING);
+	EXPECT_EQ(-NLE_PERM, r->move_foreign) TH_LOG("%s", nl_geterror(r->move_foreign));
+	EXPECT_EQ(1, r->still_here);
+	EXPECT_EQ(0, proc_net_dev_has(0, r->vb));
+	EXPECT_EQ(0, r->move_own) TH_LOG("%s", nl_geterror(r->move_own));
+}
+
+/* --- a socket keeps its namespace ------------------------------------------- */
+
+struct sock_rec {
+	struct ns_ident a, b, sk_ns_before, sk_ns_after;
+	int old_connect;	/* -errno: the socket made in A, connecting after setns to B */
+	int new_connect;	/* -errno: a socket made in B, to the same address */
+	int skns;		/* -errno of SIOCGSKNS */
+};
+
+static int socket_stays(void *arg)
+{
+	struct sock_rec *r = arg;
+	int a_fd, s, l, n, nsfd;
+
+	if (netns_lo_up() || ns_ident_of(0, "net", &r->a))
+		return child_fail("lo up in A: %m");
+	a_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	l = tcp_listen_on("127.0.0.1", 4243);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (a_fd < 0 || l < 0 || s < 0)
+		return child_fail("set up A: %m");
+	nsfd = ioctl(s, SIOCGSKNS);
+	r->skns = nsfd < 0 ? -errno : 0;
+	if (nsfd >= 0) {
+		userns_ident_of_fd(nsfd, &r->sk_ns_before);
+		close(nsfd);
+	}
+	if (unshare(CLONE_NEWNET) || netns_lo_up() || ns_ident_of(0, "net", &r->b))
+		return child_fail("move to B: %m");
+	if (ns_ident_eq(&r->a, &r->b))
+		return child_fail("unshare(CLONE_NEWNET) left the netns unchanged");
+	nsfd = ioctl(s, SIOCGSKNS);
+	if (nsfd >= 0) {
+		userns_ident_of_fd(nsfd, &r->sk_ns_after);
+		close(nsfd);
+	}
+	{
+		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(4243) };
+
+		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		r->old_connect = connect(s, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	}
+	n = tcp_connect_to("127.0.0.1", 4243);
+	r->new_connect = n < 0 ? n : 0;
+	return 0;
+}
+
+/*
+ * A socket made in A, after its process moved to B, still reaches A's
+ * listener on 127.0.0.1 and SIOCGSKNS still names A; a socket made in B
+ * finds no listener there (ECONNREFUSED).
+ */
+/* A socket stays in the netns it was created in after its process moves to another (network_namespaces(7), setns(2)). */
+TEST(socket_keeps_netns_after_process_moves)
+{
+	struct sock_rec *r = shared_page();
+
+	NETNS_NEED_ADMIN();
+	ASSERT_NE(NULL, r);
+	r->old_connect = r->new_connect = 1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, socket_stays, r));
+	ASSERT_EQ(0, r->skns) TH_LOG("SIOCGSKNS: %s", strerror(-r->skns));
+	EXPECT_TRUE(ns_ident_eq(&r->a, &r->sk_ns_before));
+	EXPECT_TRUE(ns_ident_eq(&r->a, &r->sk_ns_after));
+	EXPECT_EQ(0, r->old_connect);
+	EXPECT_EQ(-ECONNREFUSED, r->new_connect);
+}
+
+/* --- /proc/net -------------------------------------------------------------- */
+
+struct procnet_rec {
+	char link[64];
+	int self_has, test_has;	/* /proc/net/dev and /proc/TEST/net/dev list the veth */
+	int count;		/* devices in /proc/net/dev */
+	pid_t test;
+};
+
+static int procnet_view(void *arg)
+{
+	struct procnet_rec *r = arg;
+	ssize_t n = readlink("/proc/net", r->link, sizeof(r->link) - 1);
+	char buf[8192];
+
+	if (n < 0)
+		return child_fail("readlink /proc/net: %m");
+	/* /proc is the test's mount, made in another netns: /proc/net is still ours. */
+	r->count = proc_net_dev_count(0);
+	if (read_file("/proc/net/dev", buf, sizeof(buf)) < 0)
+		return child_fail("read /proc/net/dev: %m");
+	r->self_has = !!strstr(buf, " lo:");
+	r->test_has = proc_net_dev_count(r->test);
+	return 0;
+}
+
+/*
+ * The page: "/proc/net (which is a symbolic link to /proc/PID/net)" - the
+ * link is "self/net", so it shows the reader's netns (here a new one with
+ * only lo) even through a /proc mounted elsewhere; /proc/PID/net shows
+ * PID's.
+ */
+/* /proc/net is a link to self/net: it shows the reader's netns, /proc/PID/net that of PID (network_namespaces(7)). */
+TEST(proc_net_shows_readers_netns)
+{
+	struct procnet_rec *r = shared_page();
+
+	NETNS_NEED_ADMIN();
+	ASSERT_NE(NULL, r);
+	r->test = getpid();
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_view, r));
+	EXPECT_STREQ("self/net", r->link);
+	EXPECT_EQ(1, r->count);
+	EXPECT_EQ(1, r->self_has);
+	EXPECT_EQ(proc_net_dev_count(0), r->test_has);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What clone(2), clone3() and unshare(2) must refuse: creating a namespace
+ * without CAP_SYS_ADMIN (each of the seven non-user types), the flag
+ * combinations clone(2) ERRORS lists, CLONE_PARENT from a namespace's init;
+ * and the CLONE_PARENT pairs the page lists but the kernel allows.
+ *
+ * Every worker first becomes root of a user namespace of its own (in both
+ * passes), so that the refusal tested is the only thing missing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nserrors.h"
+#include "pidns.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+/* --- creation needs CAP_SYS_ADMIN, type by type --------------------------- */
+
+static const char *const how_name[] = { "clone", "clone3" };
+
+/*
+ * Make a child by @how with @flags: 0 when its @t namespace differs from
+ * @before, else a child_fail() code.
+ */
+static int child_in_new(const struct ns_type *t, int how, unsigned long flags,
+			const struct ns_ident *before)
+{
+	pid_t pid = nserr_spawn(how, flags);
+
+	if (pid < 0)
+		return child_fail("%s(%#lx) with CAP_SYS_ADMIN: %m", how_name[how], flags);
+	if (pid == 0) {
+		struct ns_ident now;
+
+		if (ns_ident_of(0, t->name, &now))
+			_exit(child_fail("stat %s: %m", t->name));
+		_exit(ns_ident_eq(&now, before) ? 3 : 0);
+	}
+	switch (ns_wait(pid, NS_WAIT_MS)) {
+	case 0:
+		return 0;
+	case 3:
+		return child_fail("after %s(%#lx) a child is in the old %s namespace",
+				  how_name[how], flags, t->name);
+	default:
+		return child_fail("the child of %s(%#lx) failed", how_name[how], flags);
+	}
+}
+
+/* Without CAP_SYS_ADMIN @how must fail with EPERM and make no child; 2: no clone3. */
+static int clone_refused(const struct ns_type *t, int how)
+{
+	pid_t pid;
+	int err;
+
+	errno = 0;
+	pid = nserr_spawn(how, t->flag);
+	if (pid == 0)
+		_exit(0);
+	err = errno;
+	if (pid > 0) {
+		ns_wait(pid, NS_WAIT_MS);
+		return child_fail("%s(CLONE_NEW%s) without CAP_SYS_ADMIN made a child",
+				  how_name[how], t->name);
+	}
+	if (how && err == ENOSYS)
+		return 2;
+	if (err != EPERM)
+		return child_fail("%s(CLONE_NEW%s) without CAP_SYS_ADMIN: %s, not EPERM",
+				  how_name[how], t->name, strerror(err));
+	return 0;
+}
+
+struct create_req {
+	const struct ns_type *t;
+	bool by_clone;		/* clone()/clone3() instead of unshare() */
+};
+
+static int create_worker(void *arg)
+{
+	struct create_req *r = arg;
+	const struct ns_type *t = r->t;
+	const char *file = nserr_for_children(t);
+	bool legacy = t->flag != CLONE_NEWTIME, have_clone3 = true;
+	struct ns_ident before, now;
+	int rc;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (ns_ident_of(0, t->name, &before))
+		return child_fail("stat %s: %m", t->name);
+	if (nserr_cap_effective(CAP_SYS_ADMIN, false))
+		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
+	if (!r->by_clone) {
+		errno = 0;
+		if (unshare(t->flag) != -1 || errno != EPERM)
+			return child_fail("unshare(CLONE_NEW%s) without CAP_SYS_ADMIN: %m, not EPERM",
+					  t->name);
+		if (ns_ident_of(0, file, &now) || !ns_ident_eq(&now, &before))
+			return child_fail("the refused unshare changed %s", file);
+	} else {
+		/* legacy clone() has no CLONE_NEWTIME: 0x80 is in the exit signal byte */
+		rc = legacy ? clone_refused(t, 0) : 0;
+		if (!rc)
+			rc = clone_refused(t, 1);
+		have_clone3 = rc != 2;
+		if (rc == 2 && !legacy)
+			return NS_MISSING;
+		if (rc && rc != 2)
+			return rc;
+	}
+	/* the control: CAP_SYS_ADMIN alone is enough */
+	if (nserr_caps_effective_only(CAP_SYS_ADMIN))
+		return child_fail("cannot keep CAP_SYS_ADMIN alone: %m");
+	if (r->by_clone) {
+		rc = legacy ? child_in_new(t, 0, t->flag, &before) : 0;
+		return rc ?: have_clone3 ? child_in_new(t, 1, t->flag, &before) : 0;
+	}
+	if (unshare(t->flag))
+		return child_fail("unshare(CLONE_NEW%s) with CAP_SYS_ADMIN alone: %m", t->name);
+	/* pid and time: the caller stays, its next child is in the new one */
+	if (t->flag == CLONE_NEWPID || t->flag == CLONE_NEWTIME)
+		return child_in_new(t, 0, 0, &before);
+	if (ns_ident_of(0, file, &now) || ns_ident_eq(&now, &before))
+		return child_fail("unshare(CLONE_NEW%s) returned 0, same namespace", t->name);
+	return 0;
+}
+
+FIXTURE(create) {};
+
+FIXTURE_VARIANT(create) {
+	unsigned long flag;
+};
+
+FIXTURE_VARIANT_ADD(create, cgroup) { .flag = CLONE_NEWCGROUP };
+FIXTURE_VARIANT_ADD(create, ipc) { .flag = CLONE_NEWIPC };
+FIXTURE_VARIANT_ADD(create, mnt) { .flag = CLONE_NEWNS };
+FIXTURE_VARIANT_ADD(create, net) { .flag = CLONE_NEWNET };
+FIXTURE_VARIANT_ADD(create, pid) { .flag = CLONE_NEWPID };
+FIXTURE_VARIANT_ADD(create, time) { .flag = CLONE_NEWTIME };
+FIXTURE_VARIANT_ADD(create, uts) { .flag = CLONE_NEWUTS };
+
+FIXTURE_SETUP(create)
+{
+	const struct ns_type *t = ns_type_of(variant->flag);
+	const char *why;
+
+	ASSERT_NE(NULL, t);
+	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(create)
+{
+}
+
+/* unshare(CLONE_NEWX) by a process without CAP_SYS_ADMIN (all else kept) fails with EPERM; CAP_SYS_ADMIN alone suffices (unshare(2) ERRORS). */
+TEST_F(create, unshare_without_cap_sys_admin_eperm)
+{
+	struct create_req r = { ns_type_of(variant->flag), false };
+
+	ASSERT_EQ(0, ns_run(0, create_worker, &r));
+}
+
+/* clone() and clone3() with CLONE_NEWX and no CAP_SYS_ADMIN fail with EPERM; CAP_SYS_ADMIN alone suffices (clone(2) ERRORS). */
+TEST_F(create, clone_without_cap_sys_admin_eperm)
+{
+	struct create_req r = { ns_type_of(variant->flag), true };
+	int rc = ns_run(0, create_worker, &r);
+
+	if (rc == NS_MISSING)
+		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- flag combinations clone(2) refuses ----------------------------------- */
+
+struct combo {
+	unsigned long bad;		/* refused together */
+	unsigned long part[2];		/* each granted alone */
+	bool fork_like;			/* no CLONE_VM: clone3() may try it too */
+};
+
+static int combo_worker(void *arg)
+{
+	const struct combo *c = arg;
+	int err, status;
+	pid_t pid;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	err = nserr_try_clone(c->bad);
+	if (err != -EINVAL)
+		return child_fail("clone(%#lx): %s, not EINVAL", c->bad,
+				  err ? strerror(-err) : "granted");
+	if (c->fork_like) {
+		errno = 0;
+		pid = ns_clone3(c->bad);
+		if (pid == 0)
+			_exit(0);
+		err = errno;
+		if (pid > 0)
+			ns_wait(pid, NS_WAIT_MS);
+		if (pid > 0 || (err != EINVAL && err != ENOSYS))
+			return child_fail("clone3(%#lx): %s, not EINVAL", c->bad,
+					  pid > 0 ? "granted" : strerror(err));
+	}
+	if (waitpid(-1, &status, WNOHANG | __WALL) != -1 || errno != ECHILD)
+		return child_fail("a refused clone left a child behind");
+	for (int i = 0; i < 2; i++) {
+		err = nserr_try_clone(c->part[i]);
+		if (err)
+			return child_fail("clone(%#lx) alone: %s", c->part[i], strerror(-err));
+	}
+	return 0;
+}
+
+#define THREAD_SET (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)
+
+FIXTURE(combo) {};
+
+FIXTURE_VARIANT(combo) {
+	struct combo c;
+};
+
+FIXTURE_VARIANT_ADD(combo, newns_with_fs) {
+	.c = { CLONE_NEWNS | CLONE_FS, { CLONE_NEWNS, CLONE_FS }, true },
+};
+FIXTURE_VARIANT_ADD(combo, newuser_with_fs) {
+	.c = { CLONE_NEWUSER | CLONE_FS, { CLONE_NEWUSER, CLONE_FS }, true },
+};
+FIXTURE_VARIANT_ADD(combo, newuser_with_thread) {
+	.c = { CLONE_NEWUSER | THREAD_SET, { CLONE_NEWUSER, THREAD_SET }, false },
+};
+FIXTURE_VARIANT_ADD(combo, newipc_with_sysvsem) {
+	.c = { CLONE_NEWIPC | CLONE_SYSVSEM, { CLONE_NEWIPC, CLONE_SYSVSEM }, true },
+};
+FIXTURE_VARIANT_ADD(combo, newpid_with_thread) {
+	.c = { CLONE_NEWPID | THREAD_SET, { CLONE_NEWPID, THREAD_SET }, false },
+};
+
+FIXTURE_SETUP(combo)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(combo)
+{
+}
+
+/* clone() (and clone3()) with a refused pair fails with EINVAL and makes nothing; each flag alone works (clone(2) ERRORS). */
+TEST_F(combo, clone_refuses_pair_with_einval)
+{
+	ASSERT_EQ(0, ns_run(0, combo_worker, (void *)&variant->c));
+}
+
+/* --- CLONE_PARENT ---------------------------------------------------------- */
+
+/* In a new PID namespace: init may not use CLONE_PARENT; its child may. */
+static int parent_from_init(void *arg)
+{
+	struct ns_sync s;
+	pid_t ppid = -1, pid;
+	int p[2], err, code;
+
+	(void)arg;
+	if (getpid() != 1)
+		return child_fail("not the init of a new PID namespace (pid %d)", getpid());
+	err = nserr_try_clone(CLONE_PARENT);
+	if (err != -EINVAL)
+		return child_fail("clone(CLONE_PARENT) by init: %s, not EINVAL",
+				  err ? strerror(-err) : "granted");
+	/* the control: pid 2 may, and its new sibling is init's child */
+	if (ns_sync_init(&s) || pipe2(p, O_CLOEXEC))
+		return child_fail("pipe: %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		pid_t sib;
+
+		ns_sync_child_side(&s);
+		sib = nserr_clone_on_stack(CLONE_PARENT, nserr_report_running, &p[1]);
+		if (sib < 0)
+			_exit(child_fail("clone(CLONE_PARENT) by pid %d: %m", getpid()));
+		ns_sync_tell(&s, true, &sib, sizeof(sib));
+		_exit(0);
+	}
+	ns_sync_parent_side(&s);
+	if (ns_sync_wait(&s, false, &ppid, sizeof(ppid), NS_WAIT_MS))
+		return child_fail("no word from pid 2");
+	if (!nserr_readable_within(p[0], NS_WAIT_MS))
+		return child_fail("the CLONE_PARENT child never ran");
+	/* both are init's children: it reaps them */
+	if (pidns_wait_any(&code, NS_WAIT_MS) <= 0 || pidns_wait_any(&code, NS_WAIT_MS) <= 0)
+		return child_fail("init could not reap its two children: %m");
+	ns_sync_close(&s);
+	return 0;
+}
+
+/* A PID namespace's init calling clone(CLONE_PARENT) fails with EINVAL; a non-init's CLONE_PARENT child becomes init's child (clone(2) ERRORS). */
+TEST(clone_parent_from_namespace_init_einval)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWPID, parent_from_init, NULL));
+}
+
+/* The caller's child X made with CLONE_PARENT | @flag becomes our child, in a new namespace. */
+static int parent_combo_worker(void *arg)
+{
+	unsigned long flag = *(unsigned long *)arg;
+	const struct ns_type *t = ns_type_of(flag);
+	struct ns_sync s;
+	pid_t mid, x = -1;
+	int err = 0, rc = 0;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (ns_sync_init(&s))
+		return child_fail("pipe: %m");
+	mid = ns_clone(0);
+	if (mid < 0)
+		return child_fail("fork: %m");
+	if (mid == 0) {
+		ns_sync_child_side(&s);
+		x = nserr_spawn(0, flag | CLONE_PARENT);
+		if (x == 0) {
+			pause();
+			_exit(0);
+		}
+		err = x < 0 ? errno : 0;
+		ns_sync_tell(&s, true, &x, sizeof(x));
+		ns_sync_tell(&s, true, &err, sizeof(err));
+		_exit(0);
+	}
+	ns_sync_parent_side(&s);
+	if (ns_sync_wait(&s, false, &x, sizeof(x), NS_WAIT_MS) ||
+	    ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS))
+		rc = child_fail("no word from the middle process");
+	else if (x < 0)
+		rc = child_fail("clone(CLONE_PARENT | CLONE_NEW%s) by a non-init: %s",
+				t->name, strerror(err));
+	else if (ns_same_as_self(x, t->name) != 0)
+		rc = child_fail("the CLONE_PARENT child is not in a new %s namespace", t->name);
+	else if (pidns_status_field(x, "PPid:") != getpid())
+		rc = child_fail("the CLONE_PARENT child's parent is %ld, not %d (its creator's)",
+				pidns_status_field(x, "PPid:"), getpid());
+	ns_wait(mid, NS_WAIT_MS);
+	if (x > 0) {
+		kill(x, SIGKILL);
+		/* reaping it works only because it is our child */
+		if (ns_wait(x, NS_WAIT_MS) != 128 + SIGKILL && !rc)
+			rc = child_fail("cannot reap the CLONE_PARENT child: not ours");
+	}
+	ns_sync_close(&s);
+	return rc;
+}
+
+FIXTURE(parent_combo) {};
+
+FIXTURE_VARIANT(parent_combo) {
+	unsigned long flag;
+};
+
+FIXTURE_VARIANT_ADD(parent_combo, newpid) { .flag = CLONE_NEWPID };
+FIXTURE_VARIANT_ADD(parent_combo, newuser) { .flag = CLONE_NEWUSER };
+
+FIXTURE_SETUP(parent_combo)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(parent_combo)
+{
+}
+
+/* CLONE_NEWPID or CLONE_NEWUSER with CLONE_PARENT from a non-init works (linux:1f7f4dde5c94 (3.13); clone(2) ERRORS still lists EINVAL). */
+TEST_F(parent_combo, clone_parent_with_new_namespace_accepted)
+{
+	ASSERT_EQ(0, ns_run(0, parent_combo_worker, (void *)&variant->flag));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_ns(2) refusals: NS_GET_USERNS of a namespace whose owner is an
+ * ancestor of the caller's user namespace (each of the eight types),
+ * NS_GET_PARENT of the initial user namespace, and every ioctl of the page
+ * on files that are not namespaces.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "nserrors.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+/* ioctl(@fd, @req) must fail with @want (no fd made). */
+static int ioctl_fails(int fd, unsigned long req, int want, const char *what)
+{
+	int r;
+
+	errno = 0;
+	r = ioctl(fd, req, 0);
+	if (r >= 0)
+		close(r);
+	if (r != -1 || errno != want)
+		return child_fail("%s: %s, not %s", what, r < 0 ? strerror(errno) : "granted",
+				  strerror(want));
+	return 0;
+}
+
+/*
+ * The target is owned by our user namespace B; NS_GET_USERNS answers B
+ * here, and EPERM once we moved to a child user namespace of B.
+ */
+static int owner_scope_worker(void *arg)
+{
+	const struct ns_type *t = arg;
+	struct ns_ident mine, got;
+	struct ns_holder h;
+	int fd, ufd, rc = 0;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (ns_ident_of(0, "user", &mine))
+		return child_fail("stat user: %m");
+	if (nserr_hold(&h, t->flag))
+		return child_fail("no holder in a new %s namespace", t->name);
+	fd = ns_open(h.pid, t->name);
+	if (fd < 0)
+		rc = child_fail("open the holder's %s namespace: %m", t->name);
+	/* the control: from the owner's user namespace the answer is the owner */
+	ufd = rc ? -1 : ioctl(fd, NS_GET_USERNS);
+	if (!rc && (ufd < 0 || userns_ident_of_fd(ufd, &got) || !ns_ident_eq(&got, &mine)))
+		rc = child_fail("NS_GET_USERNS of the %s namespace from its owner: %m, not the owner",
+				t->name);
+	if (ufd >= 0)
+		close(ufd);
+	if (!rc && ns_unshare_userns_root(0))
+		rc = child_fail("cannot become root of a child user namespace: %m");
+	if (!rc)
+		rc = ioctl_fails(fd, NS_GET_USERNS, EPERM, "NS_GET_USERNS, owner an ancestor");
+	/* for a user namespace NS_GET_PARENT is the same question */
+	if (!rc && t->flag == CLONE_NEWUSER)
+		rc = ioctl_fails(fd, NS_GET_PARENT, EPERM, "NS_GET_PARENT, parent an ancestor");
+	if (fd >= 0)
+		close(fd);
+	ns_holder_stop(&h);
+	return rc;
+}
+
+FIXTURE(scope) {};
+
+FIXTURE_VARIANT(scope) {
+	unsigned long flag;
+};
+
+FIXTURE_VARIANT_ADD(scope, cgroup) { .flag = CLONE_NEWCGROUP };
+FIXTURE_VARIANT_ADD(scope, ipc) { .flag = CLONE_NEWIPC };
+FIXTURE_VARIANT_ADD(scope, mnt) { .flag = CLONE_NEWNS };
+FIXTURE_VARIANT_ADD(scope, net) { .flag = CLONE_NEWNET };
+FIXTURE_VARIANT_ADD(scope, pid) { .flag = CLONE_NEWPID };
+FIXTURE_VARIANT_ADD(scope, time) { .flag = CLONE_NEWTIME };
+FIXTURE_VARIANT_ADD(scope, user) { .flag = CLONE_NEWUSER };
+FIXTURE_VARIANT_ADD(scope, uts) { .flag = CLONE_NEWUTS };
+
+FIXTURE_SETUP(scope)
+{
+	const struct ns_type *t = ns_type_of(variant->flag);
+	const char *why;
+
+	ASSERT_NE(NULL, t);
+	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(scope)
+{
+}
+
+/* NS_GET_USERNS of a namespace owned by an ancestor of the caller's user namespace fails with EPERM; from the owner it answers (ioctl_ns(2) ERRORS). */
+TEST_F(scope, ns_get_userns_owner_outside_scope_eperm)
+{
+	ASSERT_EQ(0, ns_run(0, owner_scope_worker, (void *)ns_type_of(variant->flag)));
+}
+
+/* NS_GET_PARENT of the initial user namespace fails with EPERM, for root and for others (ioctl_ns(2) "the parent of the initial user ... namespace"). */
+TEST(ns_get_parent_of_initial_userns_eperm)
+{
+	int fd, r;
+
+	if (!in_initial_userns())
+		SKIP(return, "not run in the initial user namespace");
+	fd = ns_open(0, "user");
+	ASSERT_LE(0, fd);
+	errno = 0;
+	r = ioctl(fd, NS_GET_PARENT);
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(EPERM, errno);
+	errno = 0;
+	r = ioctl(fd, NS_GET_USERNS);
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(EPERM, errno);
+	close(fd);
+}
+
+/* NS_GET_USERNS, NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID on a pipe, a pidfd, a directory and /proc/self/status fail with ENOTTY (ioctl_ns(2) ERRORS). */
+TEST(ns_ioctls_on_other_files_enotty)
+{
+	static const struct { unsigned long req; const char *name; } reqs[] = {
+		{ NS_GET_USERNS, "NS_GET_USERNS" }, { NS_GET_PARENT, "NS_GET_PARENT" },
+		{ NS_GET_NSTYPE, "NS_GET_NSTYPE" }, { NS_GET_OWNER_UID, "NS_GET_OWNER_UID" },
+	};
+	int p[2], fds[5], n = 0;
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	fds[n++] = p[0];
+	fds[n++] = p[1];
+	fds[n++] = open("/proc/self/ns", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fds[n++] = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	fds[n] = ns_pidfd_open(getpid());
+	n += fds[n] >= 0;	/* no pidfd before 5.3: the others still count */
+	for (int i = 0; i < n; i++) {
+		ASSERT_LE(0, fds[i]);
+		for (size_t r = 0; r < sizeof(reqs) / sizeof(reqs[0]); r++) {
+			uid_t uid = 12345;
+			int ret;
+
+			errno = 0;
+			ret = ioctl(fds[i], reqs[r].req, &uid);
+			EXPECT_EQ(-1, ret) TH_LOG("%s on fd kind %d granted", reqs[r].name, i);
+			EXPECT_EQ(ENOTTY, errno) TH_LOG("%s on fd kind %d: %s", reqs[r].name, i,
+							strerror(errno));
+			if (ret >= 0 && reqs[r].req != NS_GET_NSTYPE && reqs[r].req != NS_GET_OWNER_UID)
+				close(ret);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unshare(2) and clone(2) refusals around PID namespaces and flags: a
+ * thread after the caller changed its PID namespace for children, a second
+ * unshare(CLONE_NEWPID), unshare(0), and bits that no flag uses.  Also the
+ * one place where the kernel is more permissive than unshare(2) says
+ * (CLONE_NEWPID from a threaded process).
+ *
+ * Every worker first becomes root of a user namespace of its own (in both
+ * passes), so that the refusal tested is the only thing missing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nserrors.h"
+#include "pidns.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+#define THREAD_SET (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)
+
+/* --- threads after a PID namespace change ----------------------------------- */
+
+static int thread_after_pidns_change(void *arg)
+{
+	bool by_setns = *(bool *)arg;
+	struct ns_holder h = { .pid = -1 };
+	int err, fd;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	err = nserr_try_clone(THREAD_SET);
+	if (err)
+		return child_fail("a thread before the change: %s", strerror(-err));
+	if (by_setns) {
+		if (nserr_hold(&h, CLONE_NEWPID))
+			return child_fail("no holder in a new PID namespace");
+		fd = ns_open(h.pid, "pid");
+		if (fd < 0 || setns(fd, CLONE_NEWPID))
+			err = child_fail("setns into the holder's PID namespace: %m");
+		if (fd >= 0)
+			close(fd);
+	} else if (unshare(CLONE_NEWPID)) {
+		err = child_fail("unshare(CLONE_NEWPID): %m");
+	}
+	if (!err) {
+		err = nserr_try_clone(THREAD_SET);
+		err = err == -EINVAL ? 0 :
+		      child_fail("a thread after %s: %s, not EINVAL",
+				 by_setns ? "setns(CLONE_NEWPID)" : "unshare(CLONE_NEWPID)",
+				 err ? strerror(-err) : "granted");
+	}
+	/* processes still can be made: the refusal is for threads */
+	if (!err && (err = nserr_try_clone(0)))
+		err = child_fail("a child after the change: %s", strerror(-err));
+	if (h.pid > 0)
+		ns_holder_stop(&h);
+	return err;
+}
+
+/* After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made (clone(2) ERRORS). */
+TEST(clone_thread_after_unshare_newpid_einval)
+{
+	bool by_setns = false;
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, thread_after_pidns_change, &by_setns));
+}
+
+/* After setns() into a PID namespace clone(CLONE_THREAD) fails with EINVAL (clone(2) ERRORS). */
+TEST(clone_thread_after_setns_pidns_einval)
+{
+	bool by_setns = true;
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, thread_after_pidns_change, &by_setns));
+}
+
+static void *wait_for_word(void *arg)
+{
+	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
+	return NULL;
+}
+
+/* Fork a child; 0 when it is PID 1 one level below us. */
+static int next_child_is_pid1_below(void)
+{
+	int levels = pidns_self_levels();
+	pid_t pid = ns_clone(0);
+
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(getpid() == 1 && pidns_self_levels() == levels + 1 ? 0 : 3);
+	return ns_wait(pid, NS_WAIT_MS) ? child_fail("the next child is not PID 1 one level down")
+					: 0;
+}
+
+static int threaded_unshare_newpid(void *arg)
+{
+	struct ns_sync s;
+	pthread_t th;
+	int rc;
+
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_for_word, &s))
+		return child_fail("thread: %m");
+	if (userns_thread_count() != 2)
+		rc = child_fail("not two threads");
+	else if (unshare(CLONE_NEWPID))
+		rc = child_fail("unshare(CLONE_NEWPID) with two threads: %m");
+	else
+		rc = next_child_is_pid1_below();
+	if (!rc && userns_thread_count() != 2)
+		rc = child_fail("the second thread is gone");
+	ns_sync_tell(&s, false, NULL, 0);
+	pthread_join(th, NULL);
+	return rc;
+}
+
+/*
+ * unshare(2) still says CLONE_NEWPID implies CLONE_THREAD (which a
+ * threaded caller could not unshare: EINVAL); that ended in 3.12.
+ */
+/* A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)). */
+TEST(unshare_newpid_allowed_in_threaded_process)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, threaded_unshare_newpid, NULL));
+}
+
+static int newpid_twice(void *arg)
+{
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (unshare(CLONE_NEWPID))
+		return child_fail("the first unshare(CLONE_NEWPID): %m");
+	errno = 0;
+	if (unshare(CLONE_NEWPID) != -1 || errno != EINVAL)
+		return child_fail("the second unshare(CLONE_NEWPID): %m, not EINVAL");
+	/* the first one stands: one level down, not two */
+	return next_child_is_pid1_below();
+}
+
+/* A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2) ERRORS). */
+TEST(unshare_newpid_twice_einval)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, newpid_twice, NULL));
+}
+
+/* --- unshare(0) and bits no flag uses ----------------------------------------- */
+
+/* Every namespace file of the caller, in ns_types order (missing: zeroes). */
+static void take_all(struct ns_ident id[2 * NS_NTYPES])
+{
+	for (int i = 0; i < NS_NTYPES; i++) {
+		memset(&id[2 * i], 0, 2 * sizeof(id[0]));
+		ns_ident_of(0, ns_types[i].name, &id[2 * i]);
+		ns_ident_of(0, nserr_for_children(&ns_types[i]), &id[2 * i + 1]);
+	}
+}
+
+static int unshare_zero(void *arg)
+{
+	struct ns_ident before[2 * NS_NTYPES], after[2 * NS_NTYPES];
+
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	take_all(before);
+	if (unshare(0))
+		return child_fail("unshare(0): %m");
+	take_all(after);
+	for (int i = 0; i < 2 * NS_NTYPES; i++)
+		if (!ns_ident_eq(&before[i], &after[i]))
+			return child_fail("unshare(0) changed the %s namespace", ns_types[i / 2].name);
+	return 0;
+}
+
+/* unshare(0) succeeds and changes no namespace (unshare(2): flags of 0 unshares nothing). */
+TEST(unshare_zero_changes_nothing)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, unshare_zero, NULL));
+}
+
+static int unshare_stray_bits(void *arg)
+{
+	static const unsigned long stray[] = { 0x1, SIGCHLD, 0x7f, 1UL << 32, 1UL << 63 };
+	struct ns_ident before, now;
+
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (ns_ident_of(0, "uts", &before))
+		return child_fail("stat uts: %m");
+	for (size_t i = 0; i < sizeof(stray) / sizeof(stray[0]); i++) {
+		errno = 0;
+		if (syscall(SYS_unshare, CLONE_NEWUTS | stray[i]) != -1 || errno != EINVAL)
+			return child_fail("unshare(CLONE_NEWUTS | %#lx): %m, not EINVAL", stray[i]);
+	}
+	if (ns_ident_of(0, "uts", &now) || !ns_ident_eq(&now, &before))
+		return child_fail("a refused unshare changed the UTS namespace");
+	if (unshare(CLONE_NEWUTS) || ns_ident_of(0, "uts", &now) || ns_ident_eq(&now, &before))
+		return child_fail("unshare(CLONE_NEWUTS) alone did not give a new one: %m");
+	return 0;
+}
+
+/* unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes nothing (unshare(2) ERRORS). */
+TEST(unshare_stray_bits_einval)
+{
+	const char *why = nserr_userns_blocked();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ns_run(0, unshare_stray_bits, NULL));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Namespace ids and handles (issue 17, item 1): NS_GET_ID against the
+ * network namespace cookie, the fixed inode numbers of the initial
+ * namespaces, and nsfs file handles (name_to_handle_at(2) and
+ * open_by_handle_at(2) with FD_NSFS_ROOT).  Every feature is probed
+ * (fixtures/nsnew.h).  NS_GET_ID equal-iff-shared is in nsfs_ioctl.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsnew.h"
+#include "userns.h"
+#include "kselftest_harness.h"
+
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
+
+/* --- NS_GET_ID and the network namespace cookie -------------------------- */
+
+static int net_cookie(uint64_t *cookie)
+{
+	socklen_t len = sizeof(*cookie);
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+
+	if (s < 0)
+		return -errno;
+	r = getsockopt(s, SOL_SOCKET, SO_NETNS_COOKIE, cookie, &len) ? -errno : 0;
+	close(s);
+	return r;
+}
+
+/* In a new network namespace: its id and its cookie, sent to the parent. */
+static int cookie_inside(void *arg)
+{
+	uint64_t v[2];
+	int fd = *(int *)arg;
+
+	if (nsnew_ns_id_of(0, "net", &v[0]) || net_cookie(&v[1]))
+		return child_fail("NS_GET_ID or SO_NETNS_COOKIE inside: %m");
+	return write(fd, v, sizeof(v)) == sizeof(v) ? 0 : child_fail("write: %m");
+}
+
+/* NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's (socket(7); nsfs.h, 6.18). */
+TEST(net_ns_id_is_its_socket_cookie)
+{
+	uint64_t id, cookie, in[2];
+	int p[2];
+
+	NSNEW_NEED(NSNEW_NS_GET_ID);
+	if (net_cookie(&cookie) == -ENOPROTOOPT)
+		SKIP(return, "SO_NETNS_COOKIE not supported by this kernel (added in 5.14)");
+	ASSERT_EQ(0, nsnew_ns_id_of(0, "net", &id));
+	ASSERT_EQ(0, net_cookie(&cookie));
+	EXPECT_EQ(id, cookie);
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, cookie_inside, &p[1]));
+	ASSERT_EQ(sizeof(in), read(p[0], in, sizeof(in)));
+	close(p[0]);
+	close(p[1]);
+	EXPECT_EQ(in[0], in[1]);
+	EXPECT_NE(id, in[0]);
+}
+
+/* --- fixed inode numbers ------------------------------------------------- */
+
+static bool reserved_ino(ino_t ino)
+{
+	return ino >= NSNEW_MNT_INIT_INO && ino <= NSNEW_IPC_INIT_INO;
+}
+
+/*
+ * linux:98f842e675f9 ("proc: Usable inode numbers for the namespace file
+ * descriptors.", 3.8) gave the initial ipc, uts, user and pid namespaces
+ * fixed numbers (cgroup 4.6, time 5.6); net and mnt followed in 6.18
+ * (linux:7cf730321132 "ns: use inode initializer for initial namespaces").
+ */
+/* The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum init_ns_ino; fixed since 3.8, linux:98f842e675f9). */
+TEST(initial_user_ns_has_fixed_inode)
+{
+	struct ns_ident id;
+
+	if (!in_initial_userns())
+		SKIP(return, "the test does not run in the initial user namespace");
+	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
+	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
+}
+
+static int report_inodes(void *arg)
+{
+	int fd = *(int *)arg;
+	unsigned long ino[NS_NTYPES] = { 0 };
+
+	for (int i = 0; i < NS_NTYPES; i++) {
+		struct ns_ident id;
+
+		if (ns_type_available(ns_types[i].name) &&
+		    !ns_ident_of(0, ns_types[i].name, &id))
+			ino[i] = id.ino;
+	}
+	return write(fd, ino, sizeof(ino)) == sizeof(ino) ? 0 : child_fail("write: %m");
+}
+
+/* A namespace created later never gets a number of enum init_ns_ino (0xEFFFFFF8-0xEFFFFFFF, nsfs.h; namespaces(7) inode identity). */
+TEST(new_namespaces_never_get_initial_inodes)
+{
+	unsigned long all = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS |
+			    CLONE_NEWCGROUP | CLONE_NEWPID;
+	unsigned long ino[NS_NTYPES];
+	int p[2];
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, ns_run(all | CLONE_NEWUSER, report_inodes, &p[1]));
+	ASSERT_EQ(sizeof(ino), read(p[0], ino, sizeof(ino)));
+	close(p[0]);
+	close(p[1]);
+	for (int i = 0; i < NS_NTYPES; i++) {
+		if (!ino[i] || ns_types[i].flag == CLONE_NEWTIME)
+			continue;	/* time: the child stays in ours */
+		EXPECT_FALSE(reserved_ino(ino[i]))
+			TH_LOG("new %s namespace has inode %#lx", ns_types[i].name, ino[i]);
+	}
+}
+
+/* Walk every mount namespace we may see; count those with @ino. */
+static int count_mntns_with_inode(unsigned long ino, int *seen)
+{
+	int found = 0;
+
+	*seen = 0;
+	for (int dir = 0; dir < 2; dir++) {
+		int fd = ns_open(0, "mnt");
+
+		if (fd < 0)
+			return -errno;
+		if (dir == 0) {
+			struct ns_ident id;
+
+			nsnew_ident_of_fd(fd, &id);
+			found += id.ino == ino;
+			(*seen)++;
+		}
+		for (int n = 0; n < 100000; n++) {
+			struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+			int next = ioctl(fd, dir ? NS_MNT_GET_NEXT : NS_MNT_GET_PREV, &info);
+			struct ns_ident id;
+
+			if (next < 0)
+				break;
+			nsnew_ident_of_fd(next, &id);
+			found += id.ino == ino;
+			(*seen)++;
+			close(fd);
+			fd = next;
+		}
+		close(fd);
+	}
+	return found;
+}
+
+/*
+ * The mount namespace of the initial mount tree is not reachable by name
+ * from inside the runner's mount namespace; NS_MNT_GET_PREV/NEXT walk
+ * every mount namespace for real root in the initial PID namespace
+ * (linux:e6b899f08066 "nsfs: tighten permission checks for ns iteration
+ * ioctls"): exactly one has the number.  Inside the runner this SKIPs.
+ */
+/* Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h; linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18). */
+TEST(exactly_one_mount_ns_has_the_initial_inode)
+{
+	int seen, n;
+
+	NSNEW_NEED(NSNEW_NS_GET_ID);
+	NSNEW_NEED(NSNEW_NS_MNT_ITER);
+	if (!in_initial_userns() || !have_sys_admin() || !nsnew_in_initial_pidns())
+		SKIP(return, "needs real root in the initial PID namespace (NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
+	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
+	TH_LOG("%d mount namespaces seen", seen);
+	EXPECT_EQ(1, n);
+}
+
+/* --- nsfs file handles --------------------------------------------------- */
+
+/* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+TEST(nsfs_handle_describes_and_reopens_each_type)
+{
+	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		struct nsnew_nsfs_fh fh;
+		struct ns_ident id, back;
+		uint64_t ns_id;
+		int fd, type, len, nfd;
+
+		if (!ns_type_available(t->name))
+			continue;
+		fd = ns_open(0, t->name);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, nsnew_ns_id(fd, &ns_id));
+		ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+		len = nsnew_nsfs_handle(fd, &type, &fh);
+		EXPECT_EQ(16, len) TH_LOG("%s", t->name);
+		EXPECT_EQ(NSNEW_FILEID_NSFS, type);
+		EXPECT_EQ(ns_id, fh.ns_id) TH_LOG("%s", t->name);
+		EXPECT_EQ(t->flag, fh.ns_type) TH_LOG("%s", t->name);
+		EXPECT_EQ((unsigned long)id.ino, fh.ns_inum) TH_LOG("%s", t->name);
+		nfd = nsnew_nsfs_open(&fh);
+		EXPECT_LE(0, nfd) TH_LOG("%s: open_by_handle_at: %s", t->name, strerror(-nfd));
+		if (nfd >= 0) {
+			ASSERT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+			EXPECT_TRUE(ns_ident_eq(&id, &back)) TH_LOG("%s", t->name);
+			close(nfd);
+		}
+		close(fd);
+	}
+}
+
+/* A handle whose ns_type or ns_inum does not match the id's namespace opens nothing. */
+static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
+{
+	struct nsnew_nsfs_fh fh = *good;
+	int fd;
+
+	if (what == 0)
+		fh.ns_type = CLONE_NEWIPC;
+	else if (what == 1)
+		fh.ns_inum ^= 1;
+	else
+		fh.ns_id = ~0ULL - 1;
+	fd = nsnew_nsfs_open(&fh);
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+/* A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+TEST(nsfs_handle_mismatch_or_unknown_id_fails)
+{
+	struct nsnew_nsfs_fh fh;
+	int fd, type;
+
+	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	fd = ns_open(0, "uts");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
+	close(fd);
+	EXPECT_EQ(-ESTALE, open_wrong(&fh, 0));
+	EXPECT_EQ(-ESTALE, open_wrong(&fh, 1));
+	EXPECT_EQ(-ESTALE, open_wrong(&fh, 2));
+}
+
+struct perm_view {
+	struct nsnew_nsfs_fh fh;	/* of the holder's uts namespace */
+	struct ns_ident id;
+};
+
+/* In a sibling user namespace: not in the holder's uts, no privilege over it. */
+static int stranger_opens(void *arg)
+{
+	struct perm_view *v = arg;
+	struct nsnew_nsfs_fh own;
+	int fd, type;
+
+	fd = nsnew_nsfs_open(&v->fh);
+	if (fd >= 0)
+		return child_fail("a stranger opened the holder's uts namespace");
+	if (fd != -ESTALE)
+		return child_fail("a stranger's open failed with %s, not ESTALE", strerror(-fd));
+	fd = ns_open(0, "uts");
+	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &own) != 16)
+		return child_fail("handle of own uts: %m");
+	close(fd);
+	fd = nsnew_nsfs_open(&own);
+	if (fd < 0)
+		return child_fail("cannot reopen the uts namespace we are in: %s", strerror(-fd));
+	close(fd);
+	return 0;
+}
+
+static int perm_worker(void *arg)
+{
+	struct perm_view v;
+	struct ns_holder h;
+	struct ns_ident back;
+	int fd, type, rc = 0;
+
+	(void)arg;
+	if (userns_become_unprivileged())
+		return child_fail("cannot become unprivileged: %m");
+	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
+		return child_fail("holder failed");
+	fd = ns_open(h.pid, "uts");
+	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || nsnew_ident_of_fd(fd, &v.id))
+		rc = child_fail("handle of the holder's uts: %m");
+	close(fd);
+	/* the owner of the holder's user namespace, but not in its uts */
+	if (!rc) {
+		fd = nsnew_nsfs_open(&v.fh);
+		if (fd >= 0 && (nsnew_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
+			rc = child_fail("the handle opened another namespace");
+		else if (fd != -ESTALE)
+			rc = child_fail("the owner's open gave %d (%s), not ESTALE", fd,
+					fd < 0 ? strerror(-fd) : "an fd");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!rc) {
+		int r = ns_run(CLONE_NEWUSER | CLONE_NEWUTS, stranger_opens, &v);
+
+		if (r)
+			rc = child_fail("stranger: %d", r);
+	}
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * The merge message of the series (linux:3ab378cfa793 "Merge patch series
+ * \"ns: support file handles\"") says a caller may open a namespace it is
+ * located in or is "privileged over the owning user namespace" of.  What the
+ * kernel does: without CAP_DAC_READ_SEARCH in the initial user namespace the
+ * decoded nsfs inode (owned by the host's root) is not acceptable unless it
+ * is the caller's own namespace, so even the owner of the namespace's user
+ * namespace gets ESTALE (6.18 and 7.3).
+ */
+/* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
+{
+	const char *why = userns_unprivileged_blocker();
+
+	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	if (why)
+		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
+	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
+}
+
+/*
+ * linux:d2324a9317f0 ("nsfs: tighten permission checks for handle
+ * opening", 7.0, stable 6.18+): a namespace the caller is not in opens only
+ * for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial user and PID
+ * namespaces.  The runner puts each case in a PID namespace of its own, so
+ * there even real root is refused.
+ */
+/* Root opens by handle a namespace it is not in only from the initial PID namespace; from another it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0). */
+TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
+{
+	struct nsnew_nsfs_fh fh;
+	struct ns_ident id, back;
+	struct ns_holder h;
+	bool init_pidns = nsnew_in_initial_pidns();
+	int fd, type, nfd;
+
+	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	if (!in_initial_userns() || !have_sys_admin())
+		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
+	fd = ns_open(h.pid, "net");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
+	ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+	close(fd);
+	nfd = nsnew_nsfs_open(&fh);
+	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
+	       nfd < 0 ? strerror(-nfd) : "opened");
+	if (init_pidns) {
+		ASSERT_LE(0, nfd);
+		EXPECT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+		EXPECT_TRUE(ns_ident_eq(&id, &back));
+	} else {
+		EXPECT_EQ(-ESTALE, nfd);
+	}
+	if (nfd >= 0)
+		close(nfd);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+TEST_HARNESS_MAIN

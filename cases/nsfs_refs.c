@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Namespace references (issue 17, item 3): what keeps a namespace with no
+ * processes reachable (a socket, a namespace it owns) and, since 6.19,
+ * which such namespaces are "active" and so listed by listns() and
+ * reopened by file handle: an open fd or a bind mount makes a namespace
+ * active, a socket or a child namespace's passive reference does not,
+ * SIOCGSKNS brings the namespace back.  Source: linux:76b6f5dfb3fd
+ * ("nstree: add listns()": "Only active namespaces are listed") and the
+ * active reference series of 6.19; listing another namespace needs the
+ * global view (linux:8d76afe84fa2), so those tests SKIP in the runner.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/sockios.h>
+
+#include "nsnew.h"
+#include "kselftest_harness.h"
+
+#ifndef SIOCGSKNS
+#define SIOCGSKNS 0x894C
+#endif
+#ifndef NS_GET_USERNS
+#define NS_GET_USERNS _IO(0xb7, 0x1)
+#endif
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char byte = 'f';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* Global view: listns() and handles reach namespaces the caller is not in. */
+static bool global_view(void)
+{
+	return in_initial_userns() && have_sys_admin() && nsnew_in_initial_pidns();
+}
+
+/* A child in a new network namespace: sends a socket of it, then exits. */
+static int socket_of_new_netns(struct ns_ident *id)
+{
+	int sv[2], fd = -1;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	pid = ns_clone(CLONE_NEWNET);
+	if (pid == 0) {
+		int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+		ns_ident_of(0, "net", id);
+		_exit(s < 0 || write(sv[1], id, sizeof(*id)) != sizeof(*id) || send_fd(sv[1], s));
+	}
+	if (pid > 0 && read(sv[0], id, sizeof(*id)) == sizeof(*id))
+		fd = recv_fd(sv[0]);
+	if (pid > 0 && ns_wait(pid, NS_WAIT_MS))
+		fd = -1;
+	close(sv[0]);
+	close(sv[1]);
+	return fd;
+}
+
+static int join_net(int nsfd, const struct ns_ident *want)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct ns_ident now;
+
+		if (setns(nsfd, CLONE_NEWNET))
+			_exit(child_fail("setns into the socket's netns: %m"));
+		if (ns_ident_of(0, "net", &now) || !ns_ident_eq(&now, want))
+			_exit(child_fail("joined another network namespace"));
+		_exit(0);
+	}
+	return pid < 0 ? -1 : ns_wait(pid, NS_WAIT_MS);
+}
+
+static int socket_worker(void *arg)
+{
+	struct ns_ident id, got;
+	bool global = *(bool *)arg;
+	uint64_t ns_id = 0;
+	int sock, nsfd, rc = 0;
+
+	sock = socket_of_new_netns(&id);
+	if (sock < 0)
+		return child_fail("no socket from the new network namespace");
+	/* no process, no fd, no mount: only the socket references it */
+	nsfd = ioctl(sock, SIOCGSKNS);
+	if (nsfd < 0)
+		return child_fail("SIOCGSKNS: %m");
+	if (nsnew_ident_of_fd(nsfd, &got) || !ns_ident_eq(&id, &got))
+		rc = child_fail("SIOCGSKNS gave another namespace");
+	else if (join_net(nsfd, &id))
+		rc = child_fail("cannot join the namespace kept by the socket");
+	if (!rc && global && nsnew_ns_id(nsfd, &ns_id) == 0 && nsnew_listed(ns_id, 0, 0) != 1)
+		rc = child_fail("the resurrected network namespace is not listed");
+	close(nsfd);
+	close(sock);
+	return rc;
+}
+
+/*
+ * The socket's reference is passive since 6.19 (the namespace is not
+ * listed); SIOCGSKNS opens an nsfs inode, which makes it active again:
+ * fs/nsfs.c nsfs_init_inode() "The SIOCGSKNS ioctl on such a socket will
+ * resurrect the relevant namespace subtree".
+ */
+/* A network namespace whose processes are gone but a socket remains is reached by SIOCGSKNS on the socket and can be joined (socket(7) SIOCGSKNS, 4.9; 6.19 resurrects it as active). */
+TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
+{
+	bool global = global_view();
+
+	ASSERT_EQ(0, ns_run_admin(0, socket_worker, &global));
+}
+
+static int owner_worker(void *arg)
+{
+	struct ns_ident user_id, got;
+	struct ns_holder h;
+	int uts, ufd, rc = 0;
+
+	(void)arg;
+	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
+		return child_fail("holder");
+	uts = ns_open(h.pid, "uts");
+	if (uts < 0 || ns_ident_of(h.pid, "user", &user_id))
+		rc = child_fail("open the holder's namespaces: %m");
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	if (rc)
+		return rc;
+	/* no process is in the user namespace; the uts namespace it owns is */
+	ufd = ioctl(uts, NS_GET_USERNS);
+	if (ufd < 0)
+		return child_fail("NS_GET_USERNS of the kept uts namespace: %m");
+	if (nsnew_ident_of_fd(ufd, &got) || !ns_ident_eq(&got, &user_id))
+		rc = child_fail("NS_GET_USERNS gave another user namespace");
+	close(ufd);
+	close(uts);
+	return rc;
+}
+
+/* A user namespace with no processes stays reachable through a namespace it owns, kept by an fd (ioctl_nsfs(2) NS_GET_USERNS; user_namespaces(7)). */
+TEST(owner_user_ns_kept_by_an_owned_namespace)
+{
+	ASSERT_EQ(0, ns_run_admin(0, owner_worker, NULL));
+}
+
+/* --- active references, seen through listns() (6.19) -------------------- */
+
+struct ids {
+	uint64_t uts, ipc, net, user;
+	struct nsnew_nsfs_fh uts_fh, ipc_fh;
+};
+
+static int handle_of(pid_t pid, const char *type, struct nsnew_nsfs_fh *fh)
+{
+	int fd = ns_open(pid, type), t, r;
+
+	if (fd < 0)
+		return -1;
+	r = nsnew_nsfs_handle(fd, &t, fh);
+	close(fd);
+	return r == 16 ? 0 : -1;
+}
+
+static int hold_ids(struct ns_holder *h, struct ids *ids)
+{
+	if (ns_holder_start(h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET,
+			    NULL, NULL))
+		return -1;
+	if (nsnew_ns_id_of(h->pid, "uts", &ids->uts) || nsnew_ns_id_of(h->pid, "ipc", &ids->ipc) ||
+	    nsnew_ns_id_of(h->pid, "net", &ids->net) || nsnew_ns_id_of(h->pid, "user", &ids->user) ||
+	    handle_of(h->pid, "uts", &ids->uts_fh) || handle_of(h->pid, "ipc", &ids->ipc_fh))
+		return -1;
+	return 0;
+}
+
+/* A bind mount of @path on a file of a private tmpfs, kept by a child until told. */
+static pid_t bind_keeper(const char *path, struct ns_sync *s)
+{
+	pid_t pid;
+
+	if (ns_sync_init(s))
+		return -1;
+	pid = ns_clone(CLONE_NEWNS);
+	if (pid == 0) {
+		int fd;
+
+		ns_sync_child_side(s);
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("nsc-refs", "/tmp", "tmpfs", 0, "size=1m"))
+			_exit(child_fail("tmpfs: %m"));
+		fd = open("/tmp/ns", O_CREAT | O_RDWR, 0600);
+		if (fd < 0 || mount(path, "/tmp/ns", NULL, MS_BIND, NULL))
+			_exit(child_fail("bind mount %s: %m", path));
+		ns_sync_tell(s, true, NULL, 0);
+		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+		if (umount("/tmp/ns"))
+			_exit(child_fail("umount: %m"));
+		ns_sync_tell(s, true, NULL, 0);
+		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	ns_sync_parent_side(s);
+	if (pid > 0 && ns_sync_wait(s, false, NULL, 0, NS_WAIT_MS))
+		return -1;
+	return pid;
+}
+
+static int reopen(const struct nsnew_nsfs_fh *fh)
+{
+	int fd = nsnew_nsfs_open(fh);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+/*
+ * linux:76b6f5dfb3fd: "Only 'active' namespaces are listed ... used by
+ * running processes, held by open file descriptors, or kept active by
+ * bind mounts"; a handle of an inactive namespace does not open
+ * (nsfs_fh_to_dentry(): ns_get_unless_inactive()).
+ */
+/* With no process left, a namespace held by an fd or a bind mount stays listed; once only passive references remain it is neither listed nor reopened by handle (listns(2); open_by_handle_at(2); 6.19). */
+TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
+{
+	struct ns_holder h;
+	struct ns_sync s;
+	struct ids ids;
+	char path[64];
+	pid_t keeper;
+	int uts;
+
+	NSNEW_NEED(NSNEW_LISTNS);
+	if (!global_view())
+		SKIP(return, "needs real root in the initial PID namespace (listns() of other namespaces, linux:8d76afe84fa2)");
+	ASSERT_EQ(0, hold_ids(&h, &ids));
+	EXPECT_EQ(1, nsnew_listed(ids.uts, 0, 0));
+	EXPECT_EQ(1, nsnew_listed(ids.net, CLONE_NEWNET, 0));
+	uts = ns_open(h.pid, "uts");
+	ASSERT_LE(0, uts);
+	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", h.pid);
+	keeper = bind_keeper(path, &s);
+	ASSERT_LT(0, keeper);
+	ASSERT_EQ(0, ns_holder_stop(&h));
+	/* fd: uts; bind mount: ipc; the user namespace owns both; net: nothing */
+	EXPECT_EQ(1, nsnew_listed(ids.uts, 0, 0));
+	EXPECT_EQ(1, nsnew_listed(ids.ipc, 0, 0));
+	EXPECT_EQ(1, nsnew_listed(ids.user, CLONE_NEWUSER, 0));
+	EXPECT_EQ(0, nsnew_listed(ids.net, 0, 0));
+	EXPECT_EQ(0, reopen(&ids.uts_fh));
+	/* the bind mount goes: ipc is inactive */
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	EXPECT_EQ(0, nsnew_listed(ids.ipc, 0, 0));
+	EXPECT_EQ(-ESTALE, reopen(&ids.ipc_fh));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, ns_wait(keeper, NS_WAIT_MS));
+	ns_sync_close(&s);
+	/* the fd goes: uts and, owning nothing active, the user namespace */
+	close(uts);
+	EXPECT_EQ(0, nsnew_listed(ids.uts, 0, 0));
+	EXPECT_EQ(0, nsnew_listed(ids.user, 0, 0));
+	EXPECT_EQ(-ESTALE, reopen(&ids.uts_fh));
+}
+
+/* A user namespace with no processes is listed while a namespace it owns is active, and no longer once that one is not (linux:76b6f5dfb3fd, 6.19: active references propagate to the owner; user_namespaces(7)). */
+TEST(owner_listed_while_an_owned_namespace_is_active)
+{
+	struct ns_holder h;
+	struct ids ids;
+	int net;
+
+	NSNEW_NEED(NSNEW_LISTNS);
+	if (!global_view())
+		SKIP(return, "needs real root in the initial PID namespace (listns() of other namespaces, linux:8d76afe84fa2)");
+	ASSERT_EQ(0, hold_ids(&h, &ids));
+	net = ns_open(h.pid, "net");
+	ASSERT_LE(0, net);
+	ASSERT_EQ(0, ns_holder_stop(&h));
+	EXPECT_EQ(1, nsnew_listed(ids.net, 0, 0));
+	EXPECT_EQ(1, nsnew_listed(ids.user, 0, 0));
+	EXPECT_EQ(1, nsnew_listed(ids.net, 0, ids.user));
+	EXPECT_EQ(0, nsnew_listed(ids.uts, 0, 0));
+	close(net);
+	EXPECT_EQ(0, nsnew_listed(ids.net, 0, 0));
+	EXPECT_EQ(0, nsnew_listed(ids.user, 0, 0));
+}
+
+TEST_HARNESS_MAIN

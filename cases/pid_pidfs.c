@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pidfd and pidfs across PID namespaces (issue 17, item 4):
+ * PIDFD_GET_<type>_NAMESPACE (6.11), PIDFD_GET_INFO (6.13) and its exit
+ * information (6.15), pidfs file handles (6.13) and pid_max per PID
+ * namespace (6.14).  NS_GET_{PID,TGID}_{FROM,IN}_PIDNS are in nsfs_ioctl.
+ * Sources: include/uapi/linux/pidfd.h and the commits cited per test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nsnew.h"
+#include "kselftest_harness.h"
+
+/* PIDFD_GET_<type>_NAMESPACE numbers 1-10 and the /proc/PID/ns file each names. */
+static const char *const pidfd_ns_files[] = {
+	NULL, "cgroup", "ipc", "mnt", "net", "pid", "pid_for_children",
+	"time", "time_for_children", "user", "uts",
+};
+
+#define HOLD (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS | \
+	      CLONE_NEWCGROUP | CLONE_NEWPID)
+
+/* PIDFD_GET_<type>_NAMESPACE of a process in new namespaces is the namespace /proc/PID/ns/<type> names, for all ten (pidfd_open(2), pidfd.h; linux:5b08bd408534 "pidfs: allow retrieval of namespace file descriptors", 6.11). */
+TEST(pidfd_get_namespace_is_the_process_namespace)
+{
+	struct ns_holder h;
+	int pidfd;
+
+	NSNEW_NEED(NSNEW_PIDFD_GET_NS);
+	ASSERT_EQ(0, ns_holder_start(&h, HOLD, NULL, NULL));
+	pidfd = ns_pidfd_open(h.pid);
+	ASSERT_LE(0, pidfd);
+	for (int nr = 1; nr <= 10; nr++) {
+		const char *file = pidfd_ns_files[nr];
+		struct ns_ident want, got;
+		int fd;
+
+		if (ns_ident_of(h.pid, file, &want))
+			continue;	/* no such type in this kernel */
+		fd = ioctl(pidfd, NSNEW_PIDFD_GET_NS(nr), 0);
+		EXPECT_LE(0, fd) TH_LOG("PIDFD_GET_%s: %s", file, strerror(errno));
+		if (fd < 0)
+			continue;
+		EXPECT_EQ(0, nsnew_ident_of_fd(fd, &got));
+		EXPECT_TRUE(ns_ident_eq(&want, &got)) TH_LOG("%s", file);
+		close(fd);
+	}
+	close(pidfd);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* Inside a new PID namespace: own pid 1, parent 0; the outer pidfd is out of reach. */
+static int info_inside(void *arg)
+{
+	int outer = *(int *)arg, self = ns_pidfd_open(getpid());
+	struct nsnew_pidfd_info info;
+	int r;
+
+	if (self < 0)
+		return child_fail("pidfd_open(self): %m");
+	r = nsnew_pidfd_info(self, NSNEW_PIDFD_MASK_PID, &info);
+	close(self);
+	if (r || info.pid != 1 || info.tgid != 1 || info.ppid != 0)
+		return child_fail("own info: %d, pid %u tgid %u ppid %u", r, info.pid,
+				  info.tgid, info.ppid);
+	r = nsnew_pidfd_info(outer, NSNEW_PIDFD_MASK_PID, &info);
+	if (r != -EREMOTE)
+		return child_fail("info of a process outside our PID ns: %d (pid %u), not EREMOTE",
+				  r, info.pid);
+	return 0;
+}
+
+/*
+ * A process outside the caller's PID namespace gave ESRCH, as an exited
+ * one does, until "pidfs: return -EREMOTE when PIDFD_GET_INFO is called on
+ * another ns" (Luca Boccassi, 2026, Fixes: linux:7477d7dce48a), the errno
+ * glibc's pidfd_getpid() uses; 6.18.44 has it.
+ */
+/* PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process outside it (pidfd_open(2), pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info", 6.13). */
+TEST(pidfd_info_pids_are_the_callers_view)
+{
+	struct nsnew_pidfd_info info;
+	struct ns_holder h;
+	int self, pidfd;
+
+	NSNEW_NEED(NSNEW_PIDFD_INFO);
+	self = ns_pidfd_open(getpid());
+	ASSERT_LE(0, self);
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, info_inside, &self));
+	pidfd = ns_pidfd_open(h.pid);
+	ASSERT_LE(0, pidfd);
+	ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID | NSNEW_PIDFD_MASK_CREDS,
+				      &info));
+	EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_PID);
+	EXPECT_EQ((uint32_t)h.pid, info.pid);
+	EXPECT_EQ((uint32_t)h.pid, info.tgid);
+	EXPECT_EQ((uint32_t)getpid(), info.ppid);
+	/* credentials are translated into the caller's user namespace */
+	EXPECT_EQ(geteuid(), info.euid);
+	close(pidfd);
+	close(self);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+static pid_t child_that(int how)
+{
+	pid_t pid = ns_clone_admin(CLONE_NEWPID);
+
+	if (pid == 0) {
+		if (how)
+			pause();
+		_exit(7);
+	}
+	return pid;
+}
+
+/*
+ * linux:7477d7dce48a ("pidfs: allow to retrieve exit information"): once
+ * the task has been reaped, PIDFD_GET_INFO still answers when asked for
+ * PIDFD_INFO_EXIT, with exit_code the wait status; without it, ESRCH.
+ */
+/* After a child in a new PID ns is reaped its pidfd gives PIDFD_INFO_EXIT with the wait status (exit 7, SIGKILL), other info ESRCH (pidfd_open(2), pidfd.h, 6.15). */
+TEST(pidfd_info_exit_status_after_reap)
+{
+	for (int how = 0; how < 2; how++) {
+		struct nsnew_pidfd_info info;
+		pid_t pid;
+		int pidfd, rc;
+
+		NSNEW_NEED(NSNEW_PIDFD_INFO_EXIT);
+		pid = child_that(how);
+		ASSERT_LT(0, pid);
+		pidfd = ns_pidfd_open(pid);
+		ASSERT_LE(0, pidfd);
+		/* alive: no exit information yet */
+		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID |
+						     NSNEW_PIDFD_MASK_EXIT, &info));
+		if (how) {
+			EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_EXIT);
+			kill(pid, SIGKILL);
+		}
+		rc = ns_wait(pid, NS_WAIT_MS);
+		EXPECT_EQ(how ? 128 + SIGKILL : 7, rc);
+		EXPECT_EQ(-ESRCH, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID, &info));
+		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_EXIT, &info));
+		EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_EXIT);
+		EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_PID);
+		EXPECT_EQ(how ? SIGKILL : 7 << 8, info.exit_code);
+		close(pidfd);
+	}
+}
+
+struct fh_buf {
+	struct file_handle fh;
+	unsigned char body[64];
+};
+
+static int pidfs_handle(pid_t pid, struct fh_buf *h)
+{
+	int pidfd = ns_pidfd_open(pid), mnt_id, r;
+
+	if (pidfd < 0)
+		return -errno;
+	h->fh.handle_bytes = sizeof(h->body);
+	r = name_to_handle_at(pidfd, "", &h->fh, &mnt_id, AT_EMPTY_PATH) ? -errno : 0;
+	close(pidfd);
+	return r;
+}
+
+/* open_by_handle_at() on pidfs; the result's pid as the caller sees it, or -errno. */
+static long pidfs_open_pid(struct fh_buf *h)
+{
+	struct nsnew_pidfd_info info;
+	int self = ns_pidfd_open(getpid()), fd, r;
+
+	if (self < 0)
+		return -errno;
+	fd = open_by_handle_at(self, &h->fh, O_RDONLY);
+	close(self);
+	if (fd < 0)
+		return -errno;
+	r = nsnew_pidfd_info(fd, NSNEW_PIDFD_MASK_PID, &info);
+	close(fd);
+	return r ? r : (long)info.pid;
+}
+
+/* In the new PID ns: our own handle opens, the outer process's does not. */
+static int handles_inside(void *arg)
+{
+	struct fh_buf *outer = arg, own;
+	long r;
+
+	if (pidfs_handle(getpid(), &own))
+		return child_fail("handle of self: %m");
+	r = pidfs_open_pid(&own);
+	if (r != 1)
+		return child_fail("own handle opened pid %ld", r);
+	r = pidfs_open_pid(outer);
+	if (r != -ESTALE)
+		return child_fail("the outer process's handle: %ld, not -ESTALE", r);
+	return 0;
+}
+
+/*
+ * The handle is the pidfs inode (pid's 64-bit id); opening it gives a pidfd
+ * only where the pid is visible: ESTALE from a PID namespace below.
+ */
+/* A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a namespace it is not in or once reaped (open_by_handle_at(2); linux:b3caba8f7a34 "pidfs: implement file handle support", 6.13). */
+TEST(pidfs_handle_opens_only_where_pid_is_visible)
+{
+	struct fh_buf mine, theirs;
+	struct ns_holder h;
+
+	NSNEW_NEED(NSNEW_PIDFS_HANDLES);
+	ASSERT_EQ(0, pidfs_handle(getpid(), &mine));
+	EXPECT_EQ(getpid(), pidfs_open_pid(&mine));
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, handles_inside, &mine));
+	ASSERT_EQ(0, pidfs_handle(h.pid, &theirs));
+	EXPECT_EQ(h.pid, pidfs_open_pid(&theirs));
+	EXPECT_EQ(0, ns_holder_stop(&h));
+	/* reaped: the handle no longer opens */
+	EXPECT_EQ(-ESTALE, pidfs_open_pid(&theirs));
+}
+
+/* --- pid_max per PID namespace (6.14) ------------------------------------ */
+
+static long read_pid_max(void)
+{
+	long v = -1;
+
+	return read_proc_long("/proc/sys/kernel/pid_max", &v) ? -1 : v;
+}
+
+static int write_pid_max(long v)
+{
+	char buf[32];
+
+	int fd = open("/proc/sys/kernel/pid_max", O_WRONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(buf, sizeof(buf), "%ld\n", v);
+	n = write(fd, buf, strlen(buf));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static pid_t clone_with_tid(pid_t tid)
+{
+	struct ns_clone3_args_v1 a = {
+		.v0.exit_signal = SIGCHLD,
+		.set_tid = (uintptr_t)&tid,
+		.set_tid_size = 1,
+	};
+	pid_t pid = ns_clone3_with(&a, sizeof(a));
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		ns_wait(pid, NS_WAIT_MS);
+	return pid;
+}
+
+/* PID 1 of a new PID namespace owned by a user namespace whose root is nobody. */
+static int pid_max_inside(long outer)
+{
+	struct stat st;
+	pid_t pid;
+	int err;
+
+	/* never write the global pid_max: it must be this namespace's file */
+	if (stat("/proc/sys/kernel/pid_max", &st) || st.st_uid != 0)
+		return child_fail("pid_max is not owned by root of our user namespace");
+	fprintf(stderr, "# pid_max %ld outside, %ld in the new PID namespace\n", outer,
+		read_pid_max());
+	err = write_pid_max(1000);
+	if (err)
+		return child_fail("root of the owning user ns cannot set pid_max: %s",
+				  strerror(-err));
+	if (read_pid_max() != 1000)
+		return child_fail("pid_max reads %ld after writing 1000", read_pid_max());
+	pid = clone_with_tid(1000);
+	if (pid != -1 || errno != EINVAL)
+		return child_fail("set_tid 1000 with pid_max 1000: %d (%m), not EINVAL", pid);
+	pid = clone_with_tid(999);
+	if (pid != 999)
+		return child_fail("set_tid 999 with pid_max 1000: %d (%m)", pid);
+	return 0;
+}
+
+/*
+ * linux:7863dcc72d0f ("pid: allow pid_max to be set per pid namespace"):
+ * writable by CAP_SYS_ADMIN over the owning user namespace, it bounds the
+ * PIDs allocated in that namespace, and the parent's stays as it was.
+ * (The starting value is not asserted: 6.18 starts a new namespace at
+ * PID_MAX_LIMIT, the ancestors' limits still apply at allocation.)
+ */
+/* pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there (set_tid EINVAL), the parent's is unchanged (pid_namespaces(7), 6.14). */
+TEST(pid_max_is_per_pid_namespace)
+{
+	long outer = read_pid_max();
+	struct ns_sync s;
+	pid_t pid;
+
+	ASSERT_LT(1000, outer);
+	NSNEW_NEED(NSNEW_PIDNS_PID_MAX);
+	ASSERT_EQ(0, ns_sync_init(&s));
+	pid = ns_clone(CLONE_NEWUSER | CLONE_NEWPID);
+	if (pid == 0) {
+		ns_sync_child_side(&s);
+		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
+			_exit(NS_SETUP_FAILED);
+		_exit(pid_max_inside(outer));
+	}
+	ns_sync_parent_side(&s);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, ns_map_root(pid, ns_nobody_uid(), ns_nobody_gid()));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+	EXPECT_EQ(outer, read_pid_max());
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User namespaces: credentials and capabilities.  Ids a namespace does not
+ * map cannot be taken or used to create a namespace; capabilities in a
+ * user namespace act only on what that namespace owns, never on the
+ * initial namespace's clock, devices, modules, sysctls or network
+ * devices; a new user namespace resets the securebits, which still apply
+ * to execve() inside (user_namespaces(7) "Capabilities", "Effect of
+ * capabilities within a user namespace", "Interaction of user namespaces
+ * and other types of namespaces", capabilities(7), article part 5).
+ *
+ * Each test runs in a child that gave up every privilege first
+ * (userns_run_unpriv()), in both passes, and works as root of a user
+ * namespace "A" that maps only that unprivileged id.  Nothing here can
+ * change the host even on a kernel that wrongly allows it: every refused
+ * operation would write back the value it read.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <linux/securebits.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "idpeer.h"
+#include "kselftest_harness.h"
+
+#define SKIP_IF_NO_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
+} while (0)
+
+/* @rc (a system call's result) must be -1 with errno @err. */
+static int expect_errno(long rc, int err, const char *what)
+{
+	if (rc == -1 && errno == err)
+		return 0;
+	return child_fail("%s: %s, expected %s", what, rc == -1 ? strerror(errno) : "success",
+			  strerror(err));
+}
+
+/* --- ids ------------------------------------------------------------------ */
+
+static int setid_unmapped(void *arg)
+{
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	rc |= expect_errno(setuid(1), EINVAL, "setuid(1), unmapped");
+	rc |= expect_errno(setgid(1), EINVAL, "setgid(1), unmapped");
+	rc |= expect_errno(setresuid(-1, 1, -1), EINVAL, "setresuid(-1, 1, -1), unmapped");
+	rc |= expect_errno(setreuid(1, -1), EINVAL, "setreuid(1, -1), unmapped");
+	if (getuid() != 0 || geteuid() != 0 || getgid() != 0)
+		rc = child_fail("ids changed to %u/%u:%u", getuid(), geteuid(), getgid());
+	/* The mapped id is fine, with CAP_SETUID. */
+	if (setuid(0) || setgid(0))
+		rc = child_fail("setuid(0)/setgid(0), mapped: %m");
+	return rc;
+}
+
+/* setuid()/setgid() and their relatives to an id the user namespace does not map fail with EINVAL, with CAP_SETUID/CAP_SETGID (user_namespaces(7), setuid(2)). */
+TEST(setuid_to_unmapped_id_einval)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
+}
+
+static int create_from_unmapped(void *arg)
+{
+	char line[32];
+	int rc = 0;
+	uid_t uid = geteuid();
+
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	/* Neither euid nor egid has a mapping here. */
+	rc |= expect_errno(unshare(CLONE_NEWUSER), EPERM, "unshare(CLONE_NEWUSER), unmapped euid");
+	/* The euid mapped, the egid not yet. */
+	snprintf(line, sizeof(line), "0 %u 1\n", uid);
+	if (ns_write_proc(0, "uid_map", line))
+		return child_fail("write uid_map: %m");
+	rc |= expect_errno(unshare(CLONE_NEWUSER), EPERM, "unshare(CLONE_NEWUSER), unmapped egid");
+	return rc;
+}
+
+static int create_mapped(void *arg)
+{
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER) with euid and egid mapped: %m");
+	return 0;
+}
+
+static int create_checks(void *arg)
+{
+	return ns_run(0, create_from_unmapped, arg) | ns_run(0, create_mapped, arg);
+}
+
+/* A process whose euid or egid has no mapping in its user namespace cannot create a user namespace: EPERM; with both mapped it can (user_namespaces(7), unshare(2)). */
+TEST(unmapped_euid_or_egid_creates_no_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(create_checks, NULL));
+}
+
+/* --- files ----------------------------------------------------------------- */
+
+static int read_as_b(void *arg)
+{
+	const char *path = arg;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EACCES ? 10 : child_fail("open %s: %m", path);
+}
+
+/* Run read_as_b() in a child namespace B of A mapping A's uid 0, gid 0 only when @gid. */
+static int b_reads(const char *path, bool gid)
+{
+	pid_t pid;
+	int err;
+
+	pid = ns_clone(CLONE_NEWUSER);
+	if (pid < 0)
+		return child_fail("clone B: %m");
+	if (pid == 0) {
+		err = ns_write_proc(0, "uid_map", "0 0 1\n");
+		if (!err && gid)
+			err = ns_write_proc(0, "gid_map", "0 0 1\n");
+		if (err) {
+			errno = -err;
+			_exit(child_fail("B's maps: %m"));
+		}
+		_exit(read_as_b((void *)path));
+	}
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+static int dac_override(void *arg)
+{
+	char dir[] = "/tmp/nsconform-caps-XXXXXX", path[64];
+	int fd, rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(CLONE_NEWNS))
+		return 1;
+	if (idpeer_private_tmp())
+		return 1;
+	if (!mkdtemp(dir))
+		return child_fail("mkdtemp: %m");
+	snprintf(path, sizeof(path), "%s/secret", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0)
+		return child_fail("create %s: %m", path);
+	close(fd);
+	/* Ours (A's 0:0), mode 000: root of B opens it only through CAP_DAC_OVERRIDE. */
+	if (b_reads(path, true) != 0)
+		rc = child_fail("B with uid and gid mapped could not open the mode 000 file");
+	if (b_reads(path, false) != 10)
+		rc = child_fail("B without a gid mapping was not refused with EACCES");
+	return rc;
+}
+
+/* CAP_DAC_OVERRIDE in a user namespace applies to a file only when both its owner and group are mapped there; otherwise EACCES (user_namespaces(7), capabilities(7)). */
+TEST(dac_override_needs_owner_and_group_mapped)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(dac_override, NULL));
+}
+
+/* --- what capabilities in a user namespace do not reach --------------- */
+
+static int no_clock(void *arg)
+{
+	struct timezone tz;
+	struct timeval tv;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (gettimeofday(&tv, &tz))
+		return child_fail("gettimeofday: %m");
+	/* The time zone only: writing back what we read changes nothing. */
+	rc |= expect_errno(settimeofday(NULL, &tz), EPERM, "settimeofday(NULL, tz) in A");
+	if (!cap_effective(CAP_SYS_TIME))
+		rc = child_fail("no CAP_SYS_TIME in A to begin with");
+	return rc;
+}
+
+/* CAP_SYS_TIME in a user namespace does not allow setting the system clock (owned by the initial namespace): EPERM (user_namespaces(7)). */
+TEST(settime_eperm_with_cap_sys_time_in_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(no_clock, NULL));
+}
+
+static int no_mknod(void *arg)
+{
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(CLONE_NEWNS))
+		return 1;
+	if (idpeer_private_tmp())
+		return 1;
+	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
+			   "mknod char device 1:3 in A");
+	rc |= expect_errno(mknod("/tmp/loop", S_IFBLK | 0600, makedev(7, 0)), EPERM,
+			   "mknod block device 7:0 in A");
+	/* Not devices: allowed. */
+	if (mknod("/tmp/fifo", S_IFIFO | 0600, 0) || mknod("/tmp/file", S_IFREG | 0600, 0))
+		rc = child_fail("mknod of a FIFO and a regular file in A: %m");
+	return rc;
+}
+
+/* CAP_MKNOD in a user namespace does not allow creating device nodes: EPERM, while FIFOs and regular files work (user_namespaces(7), mknod(2)). */
+TEST(mknod_device_eperm_with_cap_mknod_in_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(no_mknod, NULL));
+}
+
+/* Exit code of no_modules() on a kernel built without module support. */
+#define NO_MODULES 42
+
+static int no_modules(void *arg)
+{
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
+		return NO_MODULES;
+	/* The capability check comes first: EPERM, not EBADF or ENOENT. */
+	rc |= expect_errno(syscall(SYS_finit_module, -1, "", 0), EPERM, "finit_module(-1)");
+	rc |= expect_errno(syscall(SYS_init_module, NULL, 0, ""), EPERM, "init_module(NULL)");
+	rc |= expect_errno(syscall(SYS_delete_module, "nsconform_no_such_module", 0), EPERM,
+			   "delete_module(no such module)");
+	return rc;
+}
+
+/* CAP_SYS_MODULE in a user namespace does not allow loading or removing kernel modules: EPERM before any argument is looked at (user_namespaces(7)). */
+TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
+{
+	int rc;
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	rc = userns_run_unpriv(no_modules, NULL);
+	if (rc == NO_MODULES)
+		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
+		     "ENOSYS)");
+	ASSERT_EQ(0, rc);
+}
+
+/* Open @path for writing: 0, or the errno. */
+static int open_w(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int own_netns_sysctl(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return child_fail("unshare(CLONE_NEWNET) in A: %m");
+	return open_w("/proc/sys/net/ipv4/ip_forward") ?
+	       child_fail("open ip_forward of A's own netns for writing: %m") : 0;
+}
+
+static int no_sysctls(void *arg)
+{
+	static const char *const global[] = {
+		"/proc/sys/vm/swappiness",
+		"/proc/sys/fs/file-max",
+		"/proc/sys/kernel/overflowuid",
+		"/proc/sys/net/ipv4/ip_forward",	/* initial netns */
+		"/proc/sys/net/core/somaxconn",		/* initial netns */
+	};
+	int rc = 0, err;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++) {
+		err = open_w(global[i]);
+		if (err != EACCES)
+			rc = child_fail("open %s for writing in A: %s, expected EACCES", global[i],
+					err ? strerror(err) : "success");
+	}
+	/* Control: the same root may write the sysctls of a netns A owns. */
+	if (ns_run(0, own_netns_sysctl, NULL))
+		rc = 1;
+	return rc;
+}
+
+/* Root of a user namespace cannot write the sysctls of the initial namespaces (EACCES), but can write those of a network namespace its user namespace owns (user_namespaces(7), proc(5)). */
+TEST(initial_sysctls_not_writable_from_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
+}
+
+/* SIOCSIFMTU on lo with its own MTU (no change even if allowed): 0 or errno. */
+static int lo_set_same_mtu(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (s < 0)
+		return errno;
+	if (ioctl(s, SIOCGIFMTU, &ifr) || ioctl(s, SIOCSIFMTU, &ifr))
+		err = errno;
+	close(s);
+	return err;
+}
+
+static int own_lo(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return child_fail("unshare(CLONE_NEWNET) in A: %m");
+	return lo_set_same_mtu() ? child_fail("SIOCSIFMTU on lo of A's netns: %m") : 0;
+}
+
+static int no_netdev(void *arg)
+{
+	int err, rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	err = lo_set_same_mtu();
+	if (err != EPERM)
+		rc = child_fail("SIOCSIFMTU on lo of the initial netns from A: %s, expected EPERM",
+				err ? strerror(err) : "success");
+	if (ns_run(0, own_lo, NULL))
+		rc = 1;
+	return rc;
+}
+
+/* CAP_NET_ADMIN in a user namespace does not cover devices of a network namespace it does not own: EPERM, while the same ioctl works in its own netns (user_namespaces(7)). */
+TEST(initial_netns_device_config_eperm_from_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(no_netdev, NULL));
+}
+
+/* --- securebits -------------------------------------------------------------- */
+
+#define SOME_BITS (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP | SECBIT_NOROOT)
+
+static int bits_of_child(void *arg)
+{
+	long want = *(long *)arg, got = prctl(PR_GET_SECUREBITS);
+
+	if (got != want)
+		return child_fail("securebits %#lx, expected %#lx", got, want);
+	return caps_all_effective() ? 0 : child_fail("not every capability");
+}
+
+static int bits_reset(void *arg)
+{
+	long want = SOME_BITS, none = 0;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (prctl(PR_SET_SECUREBITS, SOME_BITS))
+		return child_fail("PR_SET_SECUREBITS in A: %m");
+	/* fork/clone without CLONE_NEWUSER: inherited. */
+	if (ns_run(0, bits_of_child, &want))
+		rc = child_fail("child in the same user namespace");
+	/* clone(CLONE_NEWUSER) and unshare(CLONE_NEWUSER): reset. */
+	if (ns_run(CLONE_NEWUSER, bits_of_child, &none))
+		rc = child_fail("child made by clone(CLONE_NEWUSER)");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (bits_of_child(&none))
+		rc = child_fail("after unshare(CLONE_NEWUSER)");
+	return rc;
+}
+
+/* Securebits pass to children in the same user namespace; creating a user namespace (clone or unshare) resets them to 0, with every capability (user_namespaces(7)). */
+TEST(securebits_reset_by_new_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
+}
+
+/* CapBnd, CapAmb and CapInh of /proc/self/status. */
+static int cap_sets(unsigned long long *bnd, unsigned long long *amb, unsigned long long *inh)
+{
+	char buf[4096], *p, *q, *r;
+
+	if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "\nCapBnd:");
+	q = strstr(buf, "\nCapAmb:");
+	r = strstr(buf, "\nCapInh:");
+	if (!p || !q || !r)
+		return -1;
+	*bnd = strtoull(p + 8, NULL, 16);
+	*amb = strtoull(q + 8, NULL, 16);
+	*inh = strtoull(r + 8, NULL, 16);
+	return 0;
+}
+
+static int sets_reset(void *arg)
+{
+	unsigned long long bnd, amb, inh, full;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (cap_sets(&full, &amb, &inh))
+		return child_fail("read CapBnd");
+	/* In A: NET_RAW inheritable and ambient, SYS_BOOT out of the bounding set. */
+	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) ||
+	    prctl(PR_CAPBSET_DROP, CAP_SYS_BOOT, 0, 0, 0))
+		return child_fail("set up the capability sets in A: %m");
+	if (cap_sets(&bnd, &amb, &inh) || bnd & IDPEER_CAP(CAP_SYS_BOOT) ||
+	    amb != IDPEER_CAP(CAP_NET_RAW) || inh != IDPEER_CAP(CAP_NET_RAW))
+		return child_fail("A's sets not as set up");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (cap_sets(&bnd, &amb, &inh))
+		return child_fail("read the sets");
+	if (bnd != full || amb != 0 || inh != 0)
+		return child_fail("after unshare: CapBnd %llx (expected %llx), CapAmb %llx, "
+				  "CapInh %llx (expected 0)", bnd, full, amb, inh);
+	return caps_all_effective() ? 0 : child_fail("not every capability effective");
+}
+
+/* A new user namespace gives its first process full permitted, effective and bounding sets and empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)). */
+TEST(new_userns_resets_bounding_inheritable_ambient)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(sets_reset, NULL));
+}
+
+static int noroot_exec(void *arg)
+{
+	struct idpeer_exec with, without;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (idpeer_exec("/proc/self/exe", &without))
+		return 1;
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
+		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
+	if (idpeer_exec("/proc/self/exe", &with))
+		return 1;
+	if (without.uid != 0 || without.prm == 0 || without.eff != without.prm)
+		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx",
+				  without.uid, without.prm, without.eff);
+	if (with.uid != 0 || with.prm != 0 || with.eff != 0)
+		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, expected none",
+				  with.uid, with.prm, with.eff);
+	return 0;
+}
+
+/* Securebits set inside a user namespace govern execve() there: with SECBIT_NOROOT, root of the namespace gets no capabilities from execve() (user_namespaces(7), capabilities(7)). */
+TEST(securebits_noroot_applies_to_execve_in_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
+}
+
+TEST_HARNESS_MAIN

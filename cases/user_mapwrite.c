@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User namespaces: who may write /proc/PID/uid_map, gid_map, projid_map
+ * and setgroups, and with what (user_namespaces(7) "User and group ID
+ * mappings: uid_map and gid_map", "Defining user and group ID mappings:
+ * writing to uid_map and gid_map", "Interaction with system calls that
+ * change process UIDs or GIDs", the article's part 5 and part 6).
+ *
+ * The namespace whose map is written is held by a child that answers
+ * questions about its ids (fixtures/idpeer.h).  Unless a test says it
+ * needs real root, everything runs in a child that gave up every
+ * privilege (userns_run_unpriv()), in both passes; a first user namespace
+ * "A" maps its root to that unprivileged id, and holds the child "B"
+ * whose maps are written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "idpeer.h"
+#include "kselftest_harness.h"
+
+#define SKIP_IF_NO_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
+} while (0)
+
+#define SKIP_UNLESS_REAL_ROOT() do { \
+	const char *why_ = idpeer_needs_real_root(); \
+	if (why_) \
+		SKIP(return, "%s", why_); \
+} while (0)
+
+/* Write @text to /proc/@pid/@file and expect -@err (0: success). */
+static int expect_write(pid_t pid, const char *file, const char *text, int err)
+{
+	int rc = ns_write_proc(pid, file, text);
+
+	if (rc == -err)
+		return 0;
+	return child_fail("write '%.*s' to /proc/%d/%s: %s, expected %s",
+			  (int)strcspn(text, "\n"), text, pid, file,
+			  rc ? strerror(-rc) : "success", err ? strerror(err) : "success");
+}
+
+/* /proc/@pid/@file must read exactly @want. */
+static int expect_read(pid_t pid, const char *file, const char *want)
+{
+	char path[64], buf[256], got[256];
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	n = read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return child_fail("read %s: %s", path, strerror(-n));
+	/* Normalise the column padding of the map files. */
+	{
+		unsigned long a, b, c;
+
+		if (sscanf(buf, "%lu %lu %lu", &a, &b, &c) == 3)
+			snprintf(got, sizeof(got), "%lu %lu %lu", a, b, c);
+		else
+			snprintf(got, sizeof(got), "%.*s", (int)strcspn(buf, "\n"), buf);
+	}
+	if (strcmp(got, want))
+		return child_fail("%s reads '%s', expected '%s'", path, got, want);
+	return 0;
+}
+
+/* --- where the writer must be ------------------------------------------ */
+
+static int parent_writes(void *arg)
+{
+	struct idpeer_ids ids;
+	struct idpeer b;
+	char line[32];
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
+	rc |= expect_write(b.pid, "uid_map", line, 0);
+	rc |= expect_write(b.pid, "setgroups", "deny", 0);
+	snprintf(line, sizeof(line), "0 %u 1\n", getegid());
+	rc |= expect_write(b.pid, "gid_map", line, 0);
+	if (idpeer_ids(&b, &ids))
+		rc = child_fail("B does not answer");
+	else if (ids.uid != 0 || ids.euid != 0 || ids.gid != 0 || ids.egid != 0)
+		rc = child_fail("B is %u/%u:%u/%u after its maps, expected 0", ids.uid,
+				ids.euid, ids.gid, ids.egid);
+	snprintf(line, sizeof(line), "0 %u 1", geteuid());
+	rc |= expect_read(b.pid, "uid_map", line);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/* A process in the parent user namespace may write the child's uid_map and gid_map; the child then has the ids (user_namespaces(7), article part 5). */
+TEST(map_written_from_parent_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(parent_writes, NULL));
+}
+
+static int sibling_child(void *arg)
+{
+	pid_t target = *(pid_t *)arg;
+
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (!caps_all_effective())
+		return child_fail("no full capability set in the sibling namespace");
+	return expect_write(target, "uid_map", "0 0 1\n", EPERM);
+}
+
+static int sibling_writes(void *arg)
+{
+	struct idpeer b;
+	char line[32];
+	int rc;
+
+	(void)arg;
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+		return child_fail("set up A and B: %m");
+	/* A sibling of B: root there with every capability, still refused. */
+	rc = ns_run(0, sibling_child, &b.pid);
+	if (rc)
+		rc = child_fail("sibling: %d", rc);
+	/* The refused write left the map unwritten: the parent still can. */
+	snprintf(line, sizeof(line), "0 %u 1\n", 0);
+	rc |= expect_write(b.pid, "uid_map", line, 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/* A writer in a sibling user namespace, even with every capability there, gets EPERM (user_namespaces(7): writer in the namespace or its parent). */
+TEST(map_write_from_sibling_userns_eperm)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(sibling_writes, NULL));
+}
+
+static int a_holds_b(void *arg)
+{
+	struct ns_sync *s = arg;
+	struct idpeer b;
+	int rc;
+
+	ns_sync_child_side(s);
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+		return child_fail("set up A and B: %m");
+	if (ns_sync_tell(s, true, &b.pid, sizeof(b.pid)) ||
+	    ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		rc = child_fail("grandparent did not answer");
+	else
+		rc = expect_write(b.pid, "uid_map", "0 0 1\n", 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+static int grandparent_writes(void *arg)
+{
+	struct ns_sync s;
+	char line[32];
+	pid_t a, b = 0;
+	int rc = 0;
+
+	(void)arg;
+	if (ns_sync_init(&s))
+		return child_fail("pipes: %m");
+	a = ns_clone(0);
+	if (a < 0)
+		return child_fail("fork: %m");
+	if (a == 0)
+		_exit(a_holds_b(&s));
+	ns_sync_parent_side(&s);
+	if (ns_sync_wait(&s, false, &b, sizeof(b), NS_WAIT_MS)) {
+		rc = child_fail("A did not start B");
+	} else {
+		/* Our own id, mapped to root: fine from the parent, not from here. */
+		snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
+		rc |= expect_write(b, "uid_map", line, EPERM);
+		ns_sync_tell(&s, false, NULL, 0);
+	}
+	if (ns_wait(a, NS_WAIT_MS))
+		rc = child_fail("A: its write to B's map after ours failed");
+	ns_sync_close(&s);
+	return rc;
+}
+
+/* A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then works (user_namespaces(7)). */
+TEST(map_write_from_grandparent_userns_eperm)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(grandparent_writes, NULL));
+}
+
+/* --- what may be mapped ------------------------------------------------- */
+
+static int unmapped_lower(void *arg)
+{
+	struct idpeer_ids ids;
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+		return child_fail("set up A and B: %m");
+	/* A maps only its 0: its 1 cannot be mapped into B, alone or with 0. */
+	rc |= expect_write(b.pid, "uid_map", "0 1 1\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "0 0 1\n1 1 1\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "0 0 1\n", 0);
+	if (idpeer_ids(&b, &ids) || ids.uid != 0)
+		rc = child_fail("B is not uid 0 after '0 0 1'");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/* Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even for its root (user_namespaces(7)). */
+TEST(map_of_id_unmapped_in_parent_eperm)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
+}
+
+/* unshare(CLONE_NEWUSER); open the own uid_map with or without CAP_SYS_ADMIN. */
+static int target_cap(void *arg)
+{
+	bool admin_at_open = *(bool *)arg;
+	uid_t uid = geteuid();
+	char line[32];
+	int fd, rc = 0;
+
+	snprintf(line, sizeof(line), "0 %u 1\n", uid);
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	/* CAP_SETUID in the target namespace is not what is checked. */
+	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, false) ||
+	    idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, admin_at_open))
+		return child_fail("capset: %m");
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open own uid_map: %m");
+	/* Then the other way round for the write itself. */
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, !admin_at_open))
+		return child_fail("capset: %m");
+	if (admin_at_open ? write(fd, line, strlen(line)) != (ssize_t)strlen(line) :
+			    write(fd, line, strlen(line)) != -1 || errno != EPERM)
+		rc = child_fail("write '0 %u 1', opened %s CAP_SYS_ADMIN: %m, expected %s", uid,
+				admin_at_open ? "with" : "without",
+				admin_at_open ? "success" : "EPERM");
+	close(fd);
+	return rc;
+}
+
+static int target_caps(void *arg)
+{
+	bool with = true, without = false;
+
+	(void)arg;
+	return ns_run(0, target_cap, &with) | ns_run(0, target_cap, &without);
+}
+
+/*
+ * user_namespaces(7) asks for CAP_SETUID (CAP_SETGID) in the target
+ * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
+ * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
+ */
+/* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
+TEST(map_write_needs_opener_cap_sys_admin_in_target)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
+}
+
+/* --- setgroups ----------------------------------------------------------- */
+
+static int deny_inherited(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	/* idpeer_enter_userns(0) wrote "deny" in A before its gid_map. */
+	rc |= expect_read(getpid(), "setgroups", "deny");
+	rc |= expect_write(getpid(), "setgroups", "allow", EPERM);
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_read(b.pid, "setgroups", "deny");
+	rc |= expect_write(b.pid, "setgroups", "allow", EPERM);
+	rc |= expect_write(b.pid, "gid_map", "0 0 1\n", 0);
+	rc |= expect_read(b.pid, "setgroups", "deny");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/* "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be turned back to "allow" (EPERM) (user_namespaces(7)). */
+TEST(setgroups_deny_inherited_and_permanent)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
+}
+
+/* --- the unmapped value -------------------------------------------------- */
+
+static int unmapped_reader(void *arg)
+{
+	pid_t a = *(pid_t *)arg;
+	long ouid;
+
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid))
+		return child_fail("overflowuid: %m");
+	if (getuid() != (uid_t)ouid || geteuid() != (uid_t)ouid)
+		return child_fail("own ids %u/%u in an unmapped namespace, expected %ld",
+				  getuid(), geteuid(), ouid);
+	/* A's outside id has no mapping here: (uid_t)-1. */
+	return expect_read(a, "uid_map", "0 4294967295 1");
+}
+
+static int unmapped_shown(void *arg)
+{
+	struct idpeer a;
+	char line[32];
+	int rc;
+
+	(void)arg;
+	if (idpeer_start(&a, 0))
+		return child_fail("start A: %m");
+	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
+	rc = expect_write(a.pid, "uid_map", line, 0);
+	snprintf(line, sizeof(line), "0 %u 1", geteuid());
+	rc |= expect_read(a.pid, "uid_map", line);
+	if (ns_run(0, unmapped_reader, &a.pid))
+		rc = child_fail("reader in an unmapped sibling namespace");
+	if (idpeer_stop(&a))
+		rc = 1;
+	return rc;
+}
+
+/* An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and as the overflow uid in credentials (user_namespaces(7)). */
+TEST(unmapped_id_reads_4294967295_in_maps)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(unmapped_shown, NULL));
+}
+
+/* --- projid_map ---------------------------------------------------------- */
+
+static int projid_rules(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (!caps_none_effective())
+		return child_fail("still has capabilities");
+	rc |= expect_read(getpid(), "projid_map", "0 0 4294967295");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_read(b.pid, "projid_map", "");
+	rc |= expect_write(b.pid, "projid_map", "0 1000 10 junk\n", EINVAL);
+	rc |= expect_write(b.pid, "projid_map", "0 1000 10\n", 0);
+	rc |= expect_read(b.pid, "projid_map", "0 1000 10");
+	rc |= expect_write(b.pid, "projid_map", "0 1000 10\n", EPERM);
+	/* Unlike uid_map, none of this needed an id mapping of the writer. */
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * Project ids need no capability (new_idmap_permitted() lets anyone
+ * map them); the parent's projid_map must cover them.
+ */
+/* projid_map starts empty, takes one write of project ids mapped in the parent even from a process without capabilities, then EPERM (user_namespaces(7)). */
+TEST(projid_map_written_once_without_capabilities)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	if (access("/proc/self/projid_map", F_OK))
+		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
+}
+
+/* --- dumpable ------------------------------------------------------------ */
+
+static int nodump_self(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return child_fail("PR_SET_DUMPABLE 0: %m");
+	if (open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC) != -1 || errno != EACCES)
+		return child_fail("open own uid_map when not dumpable: %m, expected EACCES");
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return child_fail("PR_SET_DUMPABLE 1: %m");
+	return expect_write(0, "uid_map", "0 0 1\n", EPERM) ? 1 : 0;
+}
+
+static int nodump_child(void *arg)
+{
+	struct idpeer b;
+	char line[32], path[64];
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	if (idpeer_nodump(&b))
+		rc = child_fail("B cannot make itself non-dumpable");
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", b.pid);
+	if (open(path, O_WRONLY | O_CLOEXEC) != -1 || errno != EACCES)
+		rc = child_fail("open %s of a non-dumpable process: %m, expected EACCES", path);
+	if (idpeer_stop(&b))
+		rc = 1;
+	/* Control: the same write to a dumpable child works. */
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
+	rc |= expect_write(b.pid, "uid_map", line, 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc | ns_run(0, nodump_self, NULL);
+}
+
+/*
+ * The own-id write after PR_SET_DUMPABLE 1 gives EPERM, not success: the
+ * map "0 0 1" names an id (0) that is not the writer's.
+ */
+/* A non-dumpable process's map files belong to root: opening them for writing fails with EACCES, for the process itself and its parent (user_namespaces(7), proc(5)). */
+TEST(map_of_nondumpable_process_eacces)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
+}
+
+/* --- privileged writers (real root) --------------------------------------- */
+
+static int opener_and_writer(void *arg)
+{
+	char path[64];
+	struct idpeer b;
+	int fd, rc = 0;
+
+	(void)arg;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", b.pid);
+	/* Opened without CAP_SETGID, written with it. */
+	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETGID: %m");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETGID: %m");
+	if (fd < 0)
+		return child_fail("open %s: %m", path);
+	if (write(fd, "0 0 1\n", 6) != -1 || errno != EPERM)
+		rc = child_fail("write by a capable writer on a fd opened without CAP_SETGID: "
+				"%m, expected EPERM");
+	close(fd);
+	/* Opened with CAP_SETGID, written without it. */
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s: %m", path);
+	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETGID: %m");
+	if (write(fd, "0 0 1\n", 6) != -1 || errno != EPERM)
+		rc = child_fail("write without CAP_SETGID on a fd opened with it: %m, "
+				"expected EPERM");
+	/* Both: works, with setgroups still "allow". */
+	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETGID: %m");
+	if (write(fd, "0 0 1\n", 6) != 6)
+		rc = child_fail("write with CAP_SETGID in opener and writer: %m");
+	close(fd);
+	rc |= expect_read(b.pid, "setgroups", "allow");
+	/* Too late for "deny" now; writing the value it has is no change. */
+	rc |= expect_write(b.pid, "setgroups", "deny", EPERM);
+	rc |= expect_read(b.pid, "setgroups", "allow");
+	rc |= expect_write(b.pid, "setgroups", "allow", 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * Needs real root: every user namespace an unprivileged process can make
+ * has setgroups "deny" (its own gid_map needs it), and children inherit it.
+ */
+/* With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)). */
+TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
+{
+	SKIP_UNLESS_REAL_ROOT();
+	ASSERT_EQ(0, ns_run(0, opener_and_writer, NULL));
+}
+
+
+static int range_without_setuid(void *arg)
+{
+	struct idpeer b;
+	int rc;
+
+	(void)arg;
+	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETUID: %m");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc = expect_write(b.pid, "uid_map", "1000 1000 2\n", EPERM);
+	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETUID: %m");
+	rc |= expect_write(b.pid, "uid_map", "1000 1000 2\n", 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/* Mapping anything beyond the writer's own single id needs CAP_SETUID in the parent namespace: EPERM without, success with (user_namespaces(7)). */
+TEST(uid_map_range_needs_cap_setuid)
+{
+	SKIP_UNLESS_REAL_ROOT();
+	ASSERT_EQ(0, ns_run(0, range_without_setuid, NULL));
+}
+
+/* unshare(CLONE_NEWUSER) and write the own map "0 0 1": expect -@err. */
+static int own_root_map(void *arg)
+{
+	int err = *(int *)arg;
+
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	return expect_write(0, "uid_map", "0 0 1\n", err);
+}
+
+static int root_needs_setfcap(void *arg)
+{
+	struct idpeer b;
+	int rc = 0, err;
+
+	(void)arg;
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETFCAP: %m");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "1 0 2\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "0 1000 2\n", 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	/* The creator lacked CAP_SETFCAP: not even its own id 0. */
+	err = EPERM;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of uid 0 after unshare without CAP_SETFCAP");
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETFCAP: %m");
+	err = 0;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of uid 0 after unshare with CAP_SETFCAP");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", 0);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
+ * 5.12: otherwise the namespace's root could write v3 file capabilities
+ * that the writer itself could not.  The kernel looks for an extent whose
+ * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
+ */
+/* A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12). */
+TEST(map_of_root_needs_cap_setfcap)
+{
+	SKIP_UNLESS_REAL_ROOT();
+	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User namespaces as owners: every non-user namespace is owned by the user
+ * namespace its creator was in when it was created (or the new one, in a
+ * combined clone/unshare), and the owner alone decides whether a
+ * capability covers an operation on it; IPC objects, files and sockets
+ * keep their ids and privileges when they cross into another user
+ * namespace (user_namespaces(7) "Interaction of user namespaces and other
+ * types of namespaces", "Effect of capabilities within a user namespace",
+ * ioctl_ns(2), the article's part 6).
+ *
+ * Everything runs in a child that gave up every privilege first
+ * (userns_run_unpriv()), in both passes.  Refused operations would write
+ * back the value they read, so no host state can change.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "idpeer.h"
+#include "kselftest_harness.h"
+
+#define SKIP_IF_NO_UNPRIV_USERNS() do { \
+	const char *why_ = userns_unprivileged_blocker(); \
+	if (why_) \
+		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
+} while (0)
+
+/* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
+static int owned_by(const char *type, const struct ns_ident *owner)
+{
+	struct ns_ident got;
+	int fd, ufd, err;
+
+	fd = ns_open(0, type);
+	if (fd < 0) {
+		errno = -fd;
+		return child_fail("open /proc/self/ns/%s: %m", type);
+	}
+	ufd = ioctl(fd, NS_GET_USERNS);
+	close(fd);
+	if (ufd < 0)
+		return child_fail("NS_GET_USERNS on %s: %m", type);
+	err = userns_ident_of_fd(ufd, &got);
+	close(ufd);
+	if (err)
+		return child_fail("fstat owner of %s", type);
+	if (!ns_ident_eq(&got, owner))
+		return child_fail("%s namespace owned by user ns inode %lu, expected %lu", type,
+				  (unsigned long)got.ino, (unsigned long)owner->ino);
+	return 0;
+}
+
+/* --- combined unshare ------------------------------------------------------ */
+
+static int pid_owned_by(void *arg)
+{
+	return owned_by("pid", arg);
+}
+
+static int combined(void *arg)
+{
+	static const char *const types[] = { "uts", "ipc", "net", "mnt", "cgroup",
+					     "time_for_children" };
+	unsigned long flags = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS |
+			      CLONE_NEWCGROUP | CLONE_NEWPID;
+	bool time = *(bool *)arg;
+	struct ns_ident user;
+	int rc = 0;
+
+	if (time)
+		flags |= CLONE_NEWTIME;
+	if (idpeer_enter_userns(flags))
+		return 1;
+	if (ns_ident_of(0, "user", &user))
+		return child_fail("stat own user ns: %m");
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) - !time; i++)
+		rc |= owned_by(types[i], &user);
+	/* pid_for_children reads ENOENT until the first child: ask that child. */
+	if (ns_run(0, pid_owned_by, &user))
+		rc = child_fail("the new PID namespace");
+	return rc;
+}
+
+/* One unshare(CLONE_NEWUSER | every other CLONE_NEW*) makes the user namespace first: each other namespace it creates is owned by the new one (user_namespaces(7), unshare(2)). */
+TEST(combined_unshare_namespaces_owned_by_new_userns)
+{
+	bool time = ns_type_available("time");
+
+	SKIP_IF_NO_UNPRIV_USERNS();
+	if (!ns_type_available("cgroup"))
+		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
+	ASSERT_EQ(0, userns_run_unpriv(combined, &time));
+	if (!time)
+		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
+}
+
+static int create_after_setns(void *arg)
+{
+	const pid_t *b = arg;
+	struct ns_ident bid;
+	int fd;
+
+	if (ns_ident_of(*b, "user", &bid))
+		return child_fail("stat B's user ns: %m");
+	fd = ns_open(*b, "user");
+	if (fd < 0 || setns(fd, CLONE_NEWUSER))
+		return child_fail("setns into B: %m");
+	close(fd);
+	if (unshare(CLONE_NEWUTS | CLONE_NEWIPC))
+		return child_fail("unshare(UTS|IPC) in B: %m");
+	return owned_by("uts", &bid) | owned_by("ipc", &bid);
+}
+
+static int owner_after_setns(void *arg)
+{
+	struct userns_holder b;
+	int rc;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (userns_hold(&b, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n"))
+		return child_fail("hold B");
+	rc = ns_run(0, create_after_setns, &b.pid);
+	if (userns_release(&b))
+		rc = 1;
+	return rc;
+}
+
+/* A namespace is owned by the user namespace its creator is in at creation: after setns() into user ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)). */
+TEST(owner_is_creators_userns_after_setns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
+}
+
+/* --- the owner decides ----------------------------------------------------- */
+
+enum owned_op { OP_UTS, OP_NET, OP_MNT, OP_CGROUP };
+
+FIXTURE(owner) {
+};
+
+FIXTURE_VARIANT(owner) {
+	enum owned_op op;
+	unsigned long flag;
+	const char *type;
+};
+
+FIXTURE_VARIANT_ADD(owner, uts) { .op = OP_UTS, .flag = CLONE_NEWUTS, .type = "uts" };
+FIXTURE_VARIANT_ADD(owner, net) { .op = OP_NET, .flag = CLONE_NEWNET, .type = "net" };
+FIXTURE_VARIANT_ADD(owner, mnt) { .op = OP_MNT, .flag = CLONE_NEWNS, .type = "mnt" };
+FIXTURE_VARIANT_ADD(owner, cgroup) {
+	.op = OP_CGROUP, .flag = CLONE_NEWCGROUP, .type = "cgroup"
+};
+
+FIXTURE_SETUP(owner)
+{
+}
+
+FIXTURE_TEARDOWN(owner)
+{
+}
+
+/* The privileged operation of @op on our current namespace: 0 or errno. */
+static int owned_op(enum owned_op op)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	struct utsname u;
+	int s, err = 0;
+
+	switch (op) {
+	case OP_UTS:
+		if (uname(&u))
+			return errno;
+		return sethostname(u.nodename, strlen(u.nodename)) ? errno : 0;
+	case OP_CGROUP:
+		/* Joining the cgroup namespace we are in: no change, same checks. */
+		s = ns_open(0, "cgroup");
+		if (s < 0)
+			return -s;
+		err = setns(s, CLONE_NEWCGROUP) ? errno : 0;
+		close(s);
+		return err;
+	case OP_NET:
+		s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (s < 0)
+			return errno;
+		if (ioctl(s, SIOCGIFMTU, &ifr) || ioctl(s, SIOCSIFMTU, &ifr))
+			err = errno;
+		close(s);
+		return err;
+	case OP_MNT:
+		/* A bind of /proc/self onto itself, only in our namespace. */
+		if (mount("/proc/self", "/proc/self", NULL, MS_BIND, NULL))
+			return errno;
+		return umount2("/proc/self", MNT_DETACH) ? errno : 0;
+	}
+	return EINVAL;
+}
+
+static int owner_decides(void *arg)
+{
+	const FIXTURE_VARIANT(owner) *v = arg;
+	struct ns_ident a;
+	int err, rc = 0;
+
+	/* A with a namespace of the type, owned by A. */
+	if (idpeer_enter_userns(v->flag))
+		return 1;
+	if (ns_ident_of(0, "user", &a))
+		return child_fail("stat A: %m");
+	if (owned_by(v->type, &a))
+		return 1;
+	err = owned_op(v->op);
+	if (err)
+		return child_fail("root of A on a namespace A owns: %s", strerror(err));
+	/* B, child of A: root there with every capability, but not in A. */
+	if (idpeer_enter_userns(0))
+		return 1;
+	err = owned_op(v->op);
+	if (err != EPERM)
+		rc = child_fail("root of B on the %s namespace A owns: %s, expected EPERM",
+				v->type, err ? strerror(err) : "success");
+	/* The same operation on a namespace B creates. */
+	if (unshare(v->flag))
+		return child_fail("unshare(%s) in B: %m", v->type);
+	err = owned_op(v->op);
+	if (err)
+		rc = child_fail("root of B on its own %s namespace: %s", v->type, strerror(err));
+	return rc;
+}
+
+/*
+ * No ipc variant: the ipc sysctls and object permissions compare the
+ * caller's uid with the owner's root uid, which is the same kernel uid for
+ * A and B when only one id can be mapped.
+ */
+/* A namespace stays owned by the user ns its creator was in: root of a child user ns gets EPERM on it (uts, net, mnt, cgroup) but not on one it creates (user_namespaces(7)). */
+TEST_F(owner, privilege_decided_by_owning_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(owner_decides, (void *)variant));
+}
+
+/* --- objects crossing namespaces ------------------------------------------- */
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'f';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/*
+ * Fork a child that runs @fn(sock) and sends one fd back: the fd, or -1.
+ * The child waits for *@sock to close: close it when done with the child.
+ */
+static int fd_from_child(int (*fn)(int), pid_t *pid, int *sock)
+{
+	int sv[2], fd;
+
+	*sock = -1;
+	*pid = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	*pid = ns_clone(0);
+	if (*pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (*pid == 0) {
+		close(sv[0]);
+		_exit(fn(sv[1]));
+	}
+	close(sv[1]);
+	fd = recv_fd(sv[0]);
+	*sock = sv[0];
+	return fd;
+}
+
+static int netns_socket(int sock)
+{
+	int s;
+
+	if (idpeer_enter_userns(CLONE_NEWNET))
+		return 1;
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || send_fd(sock, s))
+		return child_fail("socket in A's netns: %m");
+	/* Keep A's namespaces until the parent is done with the socket. */
+	read(sock, &s, 1);
+	return 0;
+}
+
+static int mtu_via(int s)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+
+	if (ioctl(s, SIOCGIFMTU, &ifr) || ioctl(s, SIOCSIFMTU, &ifr))
+		return errno;
+	return 0;
+}
+
+static int sibling_uses(void *arg)
+{
+	int s = *(int *)arg, err;
+
+	if (idpeer_enter_userns(0))
+		return 1;
+	err = mtu_via(s);
+	return err == EPERM ? 0 : child_fail("root of a sibling userns via A's socket: %s, "
+					     "expected EPERM", err ? strerror(err) : "success");
+}
+
+static int socket_crossing(void *arg)
+{
+	int s, sock, err, rc = 0;
+	pid_t a;
+
+	(void)arg;
+	s = fd_from_child(netns_socket, &a, &sock);
+	if (s < 0) {
+		close(sock);
+		if (a > 0)
+			ns_wait(a, NS_WAIT_MS);
+		return child_fail("no socket from A");
+	}
+	/* We have no capability, but our euid owns A, which owns the netns. */
+	if (!caps_none_effective())
+		rc = child_fail("still has capabilities");
+	err = mtu_via(s);
+	if (err)
+		rc = child_fail("owner's euid in the parent userns via A's socket: %s",
+				strerror(err));
+	if (ns_run(0, sibling_uses, &s))
+		rc = 1;
+	close(s);
+	close(sock);
+	if (ns_wait(a, NS_WAIT_MS))
+		rc = 1;
+	return rc;
+}
+
+/* A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)). */
+TEST(socket_privilege_follows_netns_owner)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(socket_crossing, NULL));
+}
+
+static int file_in_a(int sock)
+{
+	int fd;
+
+	if (idpeer_enter_userns(CLONE_NEWNS))
+		return 1;
+	if (idpeer_private_tmp())
+		return 1;
+	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || write(fd, "x", 1) != 1)
+		return child_fail("create /tmp/secret: %m");
+	/* Mode 000: root of A opens it through CAP_DAC_OVERRIDE. */
+	close(fd);
+	fd = open("/tmp/secret", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || send_fd(sock, fd))
+		return child_fail("reopen /tmp/secret in A: %m");
+	read(sock, &fd, 1);
+	return 0;
+}
+
+static int file_crossing(void *arg)
+{
+	char path[64], c;
+	struct stat st;
+	int fd, sock, rc = 0;
+	pid_t a;
+
+	(void)arg;
+	fd = fd_from_child(file_in_a, &a, &sock);
+	if (fd < 0) {
+		close(sock);
+		if (a > 0)
+			ns_wait(a, NS_WAIT_MS);
+		return child_fail("no file from A");
+	}
+	/* Checked at open: the fd reads for us though we could not open it. */
+	if (pread(fd, &c, 1, 0) != 1 || c != 'x')
+		rc = child_fail("read through the fd from A: %m");
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp/secret", a);
+	if (open(path, O_RDONLY | O_CLOEXEC) != -1 || errno != EACCES)
+		rc = child_fail("our own open of %s: %m, expected EACCES", path);
+	/* Its owner, A's root, is our uid here. */
+	if (fstat(fd, &st) || st.st_uid != geteuid() || st.st_gid != getegid())
+		rc = child_fail("fstat through the fd: owner %u:%u, expected %u:%u", st.st_uid,
+				st.st_gid, geteuid(), getegid());
+	close(fd);
+	close(sock);
+	if (ns_wait(a, NS_WAIT_MS))
+		rc = 1;
+	return rc;
+}
+
+/* A file opened in a user namespace and passed out keeps the access granted at open, to a receiver that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)). */
+TEST(file_fd_keeps_access_across_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(file_crossing, NULL));
+}
+
+/* IPC_STAT of queue @id: the owner and creator uid as the caller sees them. */
+static int queue_ids(int id, uid_t *uid, uid_t *cuid)
+{
+	struct msqid_ds ds;
+
+	if (msgctl(id, IPC_STAT, &ds))
+		return child_fail("msgctl(IPC_STAT): %m");
+	*uid = ds.msg_perm.uid;
+	*cuid = ds.msg_perm.cuid;
+	return 0;
+}
+
+static int stat_queue_in(void *arg)
+{
+	int id = *(int *)arg;
+	uid_t uid = 0, cuid = 0, want = getuid();
+
+	if (queue_ids(id, &uid, &cuid))
+		return 1;
+	if (uid != want || cuid != want)
+		return child_fail("queue owner %u, creator %u; expected %u", uid, cuid, want);
+	return 0;
+}
+
+static int stat_as_seven(void *arg)
+{
+	if (ns_write_proc(0, "uid_map", "7 0 1\n"))
+		return child_fail("uid_map '7 0 1': %m");
+	return getuid() == 7 ? stat_queue_in(arg) : child_fail("uid %u, not 7", getuid());
+}
+
+static int ipc_crossing(void *arg)
+{
+	int id, rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(CLONE_NEWIPC))
+		return 1;
+	id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	if (id < 0)
+		return child_fail("msgget in A: %m");
+	/* In A: root.  In a child where A's root is 7: 7.  Unmapped: overflow. */
+	rc |= stat_queue_in(&id);
+	if (ns_run(CLONE_NEWUSER, stat_as_seven, &id))
+		rc = child_fail("read by a child userns mapping A's root to 7");
+	if (ns_run(CLONE_NEWUSER, stat_queue_in, &id))
+		rc = child_fail("read by a child userns without a map");
+	msgctl(id, IPC_RMID, NULL);
+	return rc;
+}
+
+/*
+ * stat_queue_in() compares with the reader's getuid(), which in the
+ * unmapped child is the overflow uid too.
+ */
+/* The owner and creator ids of a System V IPC object read through each reader's user namespace: 0 in the creator's, 7 where that uid is 7, the overflow uid where unmapped (user_namespaces(7)). */
+TEST(ipc_object_ids_read_per_reader_userns)
+{
+	SKIP_IF_NO_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ipc_crossing, NULL));
+}
+
+TEST_HARNESS_MAIN
