@@ -31,24 +31,6 @@
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
-#define REQUIRE_CGNS() do { \
-	if (!ns_type_available("cgroup")) \
-		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)"); \
-} while (0)
-
-#define REQUIRE_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
-} while (0)
-
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 18, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* --- privilege ---------------------------------------------------------------- */
 
 struct priv_rec {
@@ -77,10 +59,10 @@ static int unshare_unprivileged(void *arg)
 /* unshare(CLONE_NEWCGROUP) without CAP_SYS_ADMIN is EPERM and leaves the caller's cgroup ns; with a new user namespace it works (unshare(2), cgroup_namespaces(7)). */
 TEST(unshare_cgroupns_unprivileged_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->unshare_err = r->with_userns = 1;
 	ASSERT_EQ(0, userns_run_unpriv(unshare_unprivileged, r));
@@ -144,11 +126,11 @@ static int join_as_nobody(void *arg)
 /* setns() into a cgroup namespace without CAP_SYS_ADMIN in the caller's own user namespace is EPERM (setns(2), cgroup_namespaces(7)). */
 TEST(setns_cgroupns_unprivileged_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 	struct join_req q;
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	q.r = r;
 	q.holder = cgns_holder();
@@ -196,11 +178,11 @@ static int join_from_child_userns(void *arg)
 /* Root of a child user namespace cannot setns() into a cgroup namespace its user namespace does not own: EPERM (setns(2), cgroup_namespaces(7)). */
 TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 	struct join_req q;
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	q.r = r;
 	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &q.test_cgns));
@@ -310,11 +292,11 @@ static int mountinfo_inside(void *arg)
 /* Inside a new cgroup namespace a cgroup mount made outside shows its root as /.. entries up to the hierarchy root (cgroup_namespaces(7)). */
 TEST_F(own, outside_mount_root_shows_dotdot_inside)
 {
-	struct root_rec *r = shared_page();
+	struct root_rec *r = ns_shared_page(1 << 18);
 	int checked = 0;
 	pid_t pid;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, r);
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -378,12 +360,12 @@ static int mount_opposite(void *arg)
 /* nsdelegate given on a cgroup2 mount in a non-initial namespace is silently ignored: the hierarchy keeps its setting (cgroups(7)). */
 TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 {
-	struct deleg_rec *r = shared_page();
+	struct deleg_rec *r = ns_shared_page(1 << 18);
 	struct cgview_mount m[CGVIEW_MAX];
 	bool after = !self->nsdelegate;
 	int n;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	if (!self->v2point[0])
 		SKIP(return, "no cgroup2 hierarchy mounted");
 	ASSERT_NE(NULL, r);
@@ -402,7 +384,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 /* --- the nsdelegate boundary -------------------------------------------------- */
 
 #define REQUIRE_NSDELEGATE() do { \
-	REQUIRE_CGNS(); \
+	NS_NEED_TYPE("cgroup"); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
 	if (!self->nsdelegate) \
@@ -448,7 +430,7 @@ static int boundary_inside(struct boundary_rec *r, const char *a)
 /* With nsdelegate, a cgroup namespace root is a delegation boundary: EPERM on its interface files, ENOENT for migration across it (cgroups(7)). */
 TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
 {
-	struct boundary_rec *r = shared_page();
+	struct boundary_rec *r = ns_shared_page(1 << 18);
 	pid_t outsider, pid;
 
 	REQUIRE_NSDELEGATE();

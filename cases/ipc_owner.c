@@ -31,13 +31,6 @@
 #include "netns.h"
 #include "kselftest_harness.h"
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
 
 enum { SHM, SEM, MSG, NTYPES };
@@ -146,7 +139,7 @@ static int proc_sysvipc_uid(int type)
 	static const int uid_col[NTYPES] = { 7, 4, 7 };
 
 	snprintf(path, sizeof(path), "/proc/sysvipc/%s", type_name[type]);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *tok, *ts;
@@ -204,7 +197,7 @@ static int owner_views(void *arg)
 
 	if (id < 0)
 		return child_fail("create %s: %s", type_name[r->type], strerror(-id));
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &r->overflow))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &r->overflow))
 		return child_fail("overflowuid: %m");
 	sysv_stat(r->type, id, &r->creator);
 	rc = view_from(r, id, true) || view_from(r, id, false);
@@ -214,7 +207,7 @@ static int owner_views(void *arg)
 
 static void check_owner_views(struct __test_metadata *_metadata, int type)
 {
-	struct ids_rec *r = shared_page();
+	struct ids_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->type = type;
@@ -303,7 +296,7 @@ static int mq_owner_views(void *arg)
 /* The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's user namespace maps it (mq_overview(7), user_namespaces(7)). */
 TEST(mq_file_owner_mapped_per_user_namespace)
 {
-	struct mq_rec *r = shared_page();
+	struct mq_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
@@ -336,7 +329,7 @@ static int perm_views(void *arg)
 	}
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (cap_drop_effective(CAP_IPC_OWNER) || cap_effective(CAP_IPC_OWNER))
+		if (cap_drop_effective(CAP_IPC_OWNER) || ns_cap_effective(CAP_IPC_OWNER))
 			_exit(child_fail("drop CAP_IPC_OWNER: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->no_cap[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -345,7 +338,7 @@ static int perm_views(void *arg)
 	rc |= pid < 0 || ns_wait(pid, NS_WAIT_MS);
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (own_userns("0") || !cap_effective(CAP_IPC_OWNER))
+		if (own_userns("0") || !ns_cap_effective(CAP_IPC_OWNER))
 			_exit(child_fail("root of a new user namespace: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->child_ns[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -366,7 +359,7 @@ static int perm_views(void *arg)
 /* Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)). */
 TEST(ipc_owner_capability_counts_in_owning_userns)
 {
-	struct perm_rec *r = shared_page();
+	struct perm_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	for (int t = 0; t < NTYPES; t++)
@@ -419,7 +412,7 @@ static int read_limits(void *arg)
 	const struct limit *l = r->got[15][0] == 'm' ? mq_limits : sysv_limits;
 
 	for (int i = 0; l[i].path; i++) {
-		if (read_file(l[i].path, r->got[i], sizeof(r->got[i])) < 0)
+		if (ns_read_file(l[i].path, r->got[i], sizeof(r->got[i])) < 0)
 			snprintf(r->got[i], sizeof(r->got[i]), "(unreadable: %m)");
 		r->got[i][strcspn(r->got[i], "\n")] = '\0';
 	}
@@ -428,7 +421,7 @@ static int read_limits(void *arg)
 
 static void check_limits(struct __test_metadata *_metadata, const struct limit *l, bool mq)
 {
-	struct limits_rec *r = shared_page();
+	struct limits_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->got[15][0] = mq ? 'm' : 's';
@@ -470,7 +463,7 @@ static int qmax_child(void *arg)
 	mqd_t q, q1;
 
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
-	if (cap_drop_effective(CAP_SYS_RESOURCE) || cap_effective(CAP_SYS_RESOURCE))
+	if (cap_drop_effective(CAP_SYS_RESOURCE) || ns_cap_effective(CAP_SYS_RESOURCE))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
 	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
 	if (!r->write_err)
@@ -517,7 +510,7 @@ static int qmax_parent(void *arg)
 /* queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and EINVAL (mq_overview(7), ipc_namespaces(7)). */
 TEST(mqueue_limits_bind_only_their_namespace)
 {
-	struct qmax_rec *r = shared_page();
+	struct qmax_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->first = r->second = r->maxmsg_err = 1;
@@ -594,7 +587,7 @@ static int mni_parent(void *arg)
 /* The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is ENOSPC there only (ipc_namespaces(7), msgget(2)). */
 TEST(sysv_id_limits_bind_only_their_namespace)
 {
-	struct mni_rec *r = shared_page();
+	struct mni_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	for (int t = 0; t < NTYPES; t++)

@@ -162,7 +162,7 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 	int up, down;
 
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!have_sys_admin() || !in_initial_userns())
+	if (!ns_have_sys_admin() || !ns_in_initial_userns())
 		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
@@ -289,7 +289,7 @@ TEST(clone3_empty_mntns_gives_empty_root)
 
 	NSNEW_NEED(NSNEW_CLONE_EMPTY_MNTNS);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &before));
-	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (have_sys_admin() ? 0 : CLONE_NEWUSER));
+	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
 	ASSERT_LE(0, pid) TH_LOG("clone3: %s", strerror(errno));
 	if (pid == 0) {
 		struct ns_ident now;

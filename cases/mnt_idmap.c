@@ -34,12 +34,6 @@
 #define NO_SETATTR 42
 #define NO_TMPFS_IDMAP 43
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 #define SKIP_FOR(rc) do { \
 	if ((rc) == NO_SETATTR) \
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
@@ -148,8 +142,8 @@ static int read_through(void *arg)
 
 	(void)arg;
 	rc = idm_setup(&m, true, "5 0 1\n") ?: idm_attach(&m);
-	if (!rc && (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-		    read_proc_long("/proc/sys/kernel/overflowgid", &ogid)))
+	if (!rc && (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+		    ns_read_long("/proc/sys/kernel/overflowgid", &ogid)))
 		rc = child_fail("overflow ids: %m");
 	if (!rc) {
 		/* U1's 0 is U2's 0, which U2 does not map. */
@@ -169,7 +163,7 @@ TEST(idmapped_mount_maps_ownership_read_through_it)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(read_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -203,7 +197,7 @@ TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(create_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -267,8 +261,8 @@ TEST(idmap_userns_fd_rules)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
-	if (!in_initial_userns())
+	NS_NEED_UNPRIV_USERNS();
+	if (!ns_in_initial_userns())
 		SKIP(return, "not started in the initial user namespace");
 	rc = userns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
@@ -322,7 +316,7 @@ TEST(idmap_mount_rules)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(mount_rules, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);

@@ -164,8 +164,8 @@ TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 	rc = ns_run(0, try_setattr, &c);
 	if (rc == NO_SETATTR)
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)");
-	if (rc == NS_SETUP_FAILED || rc == 1) {
-		const char *why = userns_unprivileged_blocker();
+	if (rc == NS_CHILD_SETUP_FAILED || rc == 1) {
+		const char *why = ns_userns_blocker(true);
 
 		if (why)
 			SKIP(return, "less privileged mount namespace: %s", why);

@@ -80,7 +80,7 @@ static int do_pivot(void *arg)
 
 	if (c->root && (chroot(c->root) || chdir("/")))
 		return child_fail("chroot %s: %m", c->root);
-	if (c->drop_caps && caps_drop_all())
+	if (c->drop_caps && ns_caps_drop_all())
 		return child_fail("drop capabilities: %m");
 	rc = syscall(SYS_pivot_root, c->new_root, c->put_old);
 	if (rc == -1 && errno == c->err)

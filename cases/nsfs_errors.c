@@ -91,7 +91,7 @@ static int create_worker(void *arg)
 {
 	struct create_req *r = arg;
 	const struct ns_type *t = r->t;
-	const char *file = nserr_for_children(t);
+	const char *file = t->for_children;
 	bool legacy = t->flag != CLONE_NEWTIME, have_clone3 = true;
 	struct ns_ident before, now;
 	int rc;
@@ -116,7 +116,7 @@ static int create_worker(void *arg)
 			rc = clone_refused(t, 1);
 		have_clone3 = rc != 2;
 		if (rc == 2 && !legacy)
-			return NS_MISSING;
+			return NS_CHILD_SKIP;
 		if (rc && rc != 2)
 			return rc;
 	}
@@ -157,7 +157,7 @@ FIXTURE_SETUP(create)
 	const char *why;
 
 	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	why = ns_type_missing(t) ?: ns_userns_blocker(false);
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -180,7 +180,7 @@ TEST_F(create, clone_without_cap_sys_admin_eperm)
 	struct create_req r = { ns_type_of(variant->flag), true };
 	int rc = ns_run(0, create_worker, &r);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
 	ASSERT_EQ(0, rc);
 }
@@ -253,7 +253,7 @@ FIXTURE_VARIANT_ADD(combo, newpid_with_thread) {
 
 FIXTURE_SETUP(combo)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -316,7 +316,7 @@ static int parent_from_init(void *arg)
 /* A PID namespace's init calling clone(CLONE_PARENT) fails with EINVAL; a non-init's CLONE_PARENT child becomes init's child (clone(2) ERRORS). */
 TEST(clone_parent_from_namespace_init_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -385,7 +385,7 @@ FIXTURE_VARIANT_ADD(parent_combo, newuser) { .flag = CLONE_NEWUSER };
 
 FIXTURE_SETUP(parent_combo)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);

@@ -93,7 +93,7 @@ FIXTURE_SETUP(scope)
 	const char *why;
 
 	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	why = ns_type_missing(t) ?: ns_userns_blocker(false);
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -113,7 +113,7 @@ TEST(ns_get_parent_of_initial_userns_eperm)
 {
 	int fd, r;
 
-	if (!in_initial_userns())
+	if (!ns_in_initial_userns())
 		SKIP(return, "not run in the initial user namespace");
 	fd = ns_open(0, "user");
 	ASSERT_LE(0, fd);

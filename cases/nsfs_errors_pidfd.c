@@ -105,7 +105,7 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	if (take(&now) || !ns_ident_eq(&now.mnt, &before.mnt) ||
 	    !ns_ident_eq(&now.uts, &before.uts))
 		return child_fail("the refused setns(%#lx) changed mnt or uts", flags);
-	if (userns_wait_single_threaded(2000))
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 	if (!how)
 		return 0;
@@ -166,7 +166,7 @@ static int mnt_nsfd_worker(void *arg)
 /* setns() into a mount ns by a caller sharing its fs context (a CLONE_FS process, a thread) fails with EINVAL; alone it joins (setns(2)). */
 TEST(setns_mntns_while_sharing_fs_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -175,17 +175,17 @@ TEST(setns_mntns_while_sharing_fs_einval)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-/* NS_MISSING when setns() takes no pidfd (pidfd_open 5.3, setns 5.8). */
+/* NS_CHILD_SKIP when setns() takes no pidfd (pidfd_open 5.3, setns 5.8). */
 static int pidfd_missing(int pidfd)
 {
 	pid_t pid;
 
 	if (pidfd < 0)
-		return errno == ENOSYS ? NS_MISSING : child_fail("pidfd_open: %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("pidfd_open: %m");
 	pid = ns_clone(0);
 	if (pid == 0)
 		_exit(setns(pidfd, CLONE_NEWUTS) ? 1 : 0);
-	return ns_wait(pid, NS_WAIT_MS) ? NS_MISSING : 0;
+	return ns_wait(pid, NS_WAIT_MS) ? NS_CHILD_SKIP : 0;
 }
 
 static int pidfd_mnt_worker(void *arg)
@@ -208,13 +208,13 @@ static int pidfd_mnt_worker(void *arg)
 
 static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flags)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
@@ -271,13 +271,13 @@ static int pidfd_flags_worker(void *arg)
 /* setns(pidfd, 0) and setns(pidfd) with bits other than CLONE_NEW* fail with EINVAL and join nothing (setns(2) ERRORS). */
 TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
@@ -311,13 +311,13 @@ static int pidfd_reaped_worker(void *arg)
 /* setns() on the pidfd of a process that ended and was waited on fails with ESRCH; before, it joined (setns(2) ERRORS). */
 TEST(setns_pidfd_of_reaped_process_esrch)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
@@ -371,7 +371,7 @@ static int pidfd_open_worker(void *arg)
 	(void)arg;
 	fd = ns_pidfd_open(self);
 	if (fd < 0)
-		return errno == ENOSYS ? NS_MISSING : child_fail("pidfd_open(self): %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("pidfd_open(self): %m");
 	close(fd);
 	if (self == 1)
 		return child_fail("the worker is PID 1: its PID exists in every namespace below");
@@ -400,13 +400,13 @@ static int pidfd_open_worker(void *arg)
 /* pidfd_open() of a PID the caller's PID namespace does not have (a parent ns's PID, a reaped child) fails with ESRCH (pidfd_open(2) ERRORS). */
 TEST(pidfd_open_pid_outside_own_namespace_esrch)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_open_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_OPEN_SKIP);
 	ASSERT_EQ(0, rc);
 }

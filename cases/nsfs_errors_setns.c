@@ -40,7 +40,7 @@ static int join(const struct ns_type *t, int fd, unsigned long flags,
 
 	if (setns(fd, flags))
 		return child_fail("setns(%#lx) into the %s namespace: %m", flags, t->name);
-	if (ns_ident_of(0, nserr_for_children(t), &now) || !ns_ident_eq(&now, target))
+	if (ns_ident_of(0, t->for_children, &now) || !ns_ident_eq(&now, target))
 		return child_fail("setns(%#lx) returned 0, not in the target %s namespace",
 				  flags, t->name);
 	return 0;
@@ -53,14 +53,14 @@ static int refused(const struct ns_type *t, int fd, unsigned long flags, int wan
 	struct ns_ident before, now;
 	int err;
 
-	if (ns_ident_of(0, nserr_for_children(t), &before))
+	if (ns_ident_of(0, t->for_children, &before))
 		return child_fail("stat %s: %m", t->name);
 	errno = 0;
 	err = setns(fd, flags) ? errno : 0;
 	if (err != want)
 		return child_fail("setns(%#lx) %s: %s, not %s", flags, why,
 				  err ? strerror(err) : "joined", strerror(want));
-	if (ns_ident_of(0, nserr_for_children(t), &now) || !ns_ident_eq(&now, &before))
+	if (ns_ident_of(0, t->for_children, &now) || !ns_ident_eq(&now, &before))
 		return child_fail("the refused setns changed the %s namespace", t->name);
 	return 0;
 }
@@ -141,7 +141,7 @@ static int child_userns_worker(void *arg)
 		rc = ns_run(0, join_in_child, &j);
 	if (!rc && ns_unshare_userns_root(0))
 		rc = child_fail("cannot become root of a child user namespace: %m");
-	if (!rc && !caps_all_effective())
+	if (!rc && !ns_caps_all_effective())
 		rc = child_fail("not every capability in the child user namespace");
 	if (!rc)
 		rc = refused(r->t, j.fd, r->t->flag, EPERM,
@@ -172,7 +172,7 @@ FIXTURE_SETUP(setns_caps)
 	const char *why;
 
 	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	why = ns_type_missing(t) ?: ns_userns_blocker(false);
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -201,7 +201,7 @@ TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
 TEST(setns_mntns_without_cap_sys_chroot_eperm)
 {
 	struct cap_req r = { ns_type_of(CLONE_NEWNS), CAP_SYS_CHROOT };
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);

@@ -68,7 +68,7 @@ static int thread_after_pidns_change(void *arg)
 TEST(clone_thread_after_unshare_newpid_einval)
 {
 	bool by_setns = false;
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -79,7 +79,7 @@ TEST(clone_thread_after_unshare_newpid_einval)
 TEST(clone_thread_after_setns_pidns_einval)
 {
 	bool by_setns = true;
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -117,13 +117,13 @@ static int threaded_unshare_newpid(void *arg)
 		return child_fail("cannot become root of a new user namespace: %m");
 	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_for_word, &s))
 		return child_fail("thread: %m");
-	if (userns_thread_count() != 2)
+	if (ns_thread_count() != 2)
 		rc = child_fail("not two threads");
 	else if (unshare(CLONE_NEWPID))
 		rc = child_fail("unshare(CLONE_NEWPID) with two threads: %m");
 	else
 		rc = next_child_is_pid1_below();
-	if (!rc && userns_thread_count() != 2)
+	if (!rc && ns_thread_count() != 2)
 		rc = child_fail("the second thread is gone");
 	ns_sync_tell(&s, false, NULL, 0);
 	pthread_join(th, NULL);
@@ -137,7 +137,7 @@ static int threaded_unshare_newpid(void *arg)
 /* A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)). */
 TEST(unshare_newpid_allowed_in_threaded_process)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -161,7 +161,7 @@ static int newpid_twice(void *arg)
 /* A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2) ERRORS). */
 TEST(unshare_newpid_twice_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -176,7 +176,7 @@ static void take_all(struct ns_ident id[2 * NS_NTYPES])
 	for (int i = 0; i < NS_NTYPES; i++) {
 		memset(&id[2 * i], 0, 2 * sizeof(id[0]));
 		ns_ident_of(0, ns_types[i].name, &id[2 * i]);
-		ns_ident_of(0, nserr_for_children(&ns_types[i]), &id[2 * i + 1]);
+		ns_ident_of(0, ns_types[i].for_children, &id[2 * i + 1]);
 	}
 }
 
@@ -200,7 +200,7 @@ static int unshare_zero(void *arg)
 /* unshare(0) succeeds and changes no namespace (unshare(2): flags of 0 unshares nothing). */
 TEST(unshare_zero_changes_nothing)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -232,7 +232,7 @@ static int unshare_stray_bits(void *arg)
 /* unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes nothing (unshare(2) ERRORS). */
 TEST(unshare_stray_bits_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);

@@ -87,7 +87,7 @@ TEST(initial_user_ns_has_fixed_inode)
 {
 	struct ns_ident id;
 
-	if (!in_initial_userns())
+	if (!ns_in_initial_userns())
 		SKIP(return, "the test does not run in the initial user namespace");
 	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
 	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
@@ -179,7 +179,7 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 
 	NSNEW_NEED(NSNEW_NS_GET_ID);
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!in_initial_userns() || !have_sys_admin() || !nsnew_in_initial_pidns())
+	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !nsnew_in_initial_pidns())
 		SKIP(return, "needs real root in the initial PID namespace (NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
 	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
@@ -334,7 +334,7 @@ static int perm_worker(void *arg)
 /* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 {
-	const char *why = userns_unprivileged_blocker();
+	const char *why = ns_userns_blocker(true);
 
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
 	if (why)
@@ -359,7 +359,7 @@ TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 	int fd, type, nfd;
 
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
-	if (!in_initial_userns() || !have_sys_admin())
+	if (!ns_in_initial_userns() || !ns_have_sys_admin())
 		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
 	fd = ns_open(h.pid, "net");

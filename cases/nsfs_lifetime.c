@@ -132,7 +132,7 @@ static int pidns_parent_worker(void *arg)
 /* A PID namespace is kept by its child: with no process left in either, NS_GET_PARENT of the child answers the same parent (namespaces(7), ioctl_ns(2)). */
 TEST(pidns_kept_by_child_pidns)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -162,25 +162,25 @@ static int userns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder is made by hand: its map is written between two steps */
-	if (ns_sync_init(&s) || ns_sync_init(&h.s))
+	if (ns_sync_init(&s) || ns_sync_init(&h.sync))
 		return child_fail("pipe: %m");
 	pid = ns_clone(CLONE_NEWUSER);
 	if (pid == 0) {
 		char r;
 
 		ns_sync_child_side(&s);
-		ns_sync_child_side(&h.s);
+		ns_sync_child_side(&h.sync);
 		r = nest_userns(&s);
-		ns_sync_tell(&h.s, true, &r, 1);
-		ns_sync_wait(&h.s, true, NULL, 0, 3 * NS_WAIT_MS);
+		ns_sync_tell(&h.sync, true, &r, 1);
+		ns_sync_wait(&h.sync, true, NULL, 0, 3 * NS_WAIT_MS);
 		_exit(r);
 	}
 	h.pid = pid;
 	ns_sync_parent_side(&s);
-	ns_sync_parent_side(&h.s);
+	ns_sync_parent_side(&h.sync);
 	if (pid < 0 || map_as(pid, 7) || ns_ident_of(pid, "user", &parent))
 		rc = child_fail("cannot set up the holder: %m");
-	else if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&h.s, false, NULL, 0, NS_WAIT_MS))
+	else if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&h.sync, false, NULL, 0, NS_WAIT_MS))
 		rc = child_fail("the holder did not move on");
 	else if ((fd = ns_open(pid, "user")) < 0)
 		rc = child_fail("open the child user namespace: %m");
@@ -202,7 +202,7 @@ static int userns_parent_worker(void *arg)
 /* A user namespace is kept by its child: with no process left, NS_GET_PARENT of the child answers it, and it can be joined with its map (namespaces(7)). */
 TEST(userns_kept_by_child_userns)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -259,7 +259,7 @@ FIXTURE_SETUP(owner)
 	const char *why;
 
 	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
+	why = ns_type_missing(t) ?: ns_userns_blocker(false);
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -319,7 +319,7 @@ static int pid_for_children_worker(void *arg)
 /* A PID namespace is kept by a process whose pid_for_children names it: after its only member was reaped, the link and NS_GET_PARENT still answer (namespaces(7)). */
 TEST(pidns_kept_by_pid_for_children)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -394,7 +394,7 @@ static int time_for_children_worker(void *arg)
 /* A time namespace is kept by a process whose time_for_children names it: after its member exited, a new child enters it with its offsets (namespaces(7)). */
 TEST(timens_kept_by_time_for_children)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (!ns_type_available("time"))
 		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");

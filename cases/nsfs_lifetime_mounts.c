@@ -93,9 +93,9 @@ static const char *pin_missing(void)
 {
 	long v;
 
-	if (read_proc_long("/proc/sys/user/max_ipc_namespaces", &v))
+	if (ns_read_long("/proc/sys/user/max_ipc_namespaces", &v))
 		return "/proc/sys/user/max_*_namespaces not supported by this kernel (added in 4.9)";
-	return nserr_userns_blocked();
+	return ns_userns_blocker(false);
 }
 
 static int pin_worker(void *arg)

@@ -107,7 +107,7 @@ TEST(listns_pagination_is_ascending_and_complete)
 /* A namespace the caller is not in is listed, by any filter, only for real root in the initial PID namespace (linux:8d76afe84fa2 "nstree: tighten permission checks for listing"; listns(2)). */
 TEST(listns_other_namespaces_need_the_global_view)
 {
-	bool global = in_initial_userns() && have_sys_admin() && nsnew_in_initial_pidns();
+	bool global = ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
 	uint64_t uts, user, mine;
 	struct ns_holder h;
 

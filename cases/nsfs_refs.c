@@ -74,7 +74,7 @@ static int recv_fd(int sock)
 /* Global view: listns() and handles reach namespaces the caller is not in. */
 static bool global_view(void)
 {
-	return in_initial_userns() && have_sys_admin() && nsnew_in_initial_pidns();
+	return ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
 }
 
 /* A child in a new network namespace: sends a socket of it, then exits. */

@@ -237,7 +237,7 @@ static long read_pid_max(void)
 {
 	long v = -1;
 
-	return read_proc_long("/proc/sys/kernel/pid_max", &v) ? -1 : v;
+	return ns_read_long("/proc/sys/kernel/pid_max", &v) ? -1 : v;
 }
 
 static int write_pid_max(long v)
@@ -318,7 +318,7 @@ TEST(pid_max_is_per_pid_namespace)
 	if (pid == 0) {
 		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
-			_exit(NS_SETUP_FAILED);
+			_exit(NS_CHILD_SETUP_FAILED);
 		_exit(pid_max_inside(outer));
 	}
 	ns_sync_parent_side(&s);

@@ -40,13 +40,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* Poll /proc/@pid/stat for at most 5 s until its state is (or, with @is false, is not) @want. */
 static bool state_becomes(pid_t pid, char want, bool is)
 {
@@ -306,7 +299,7 @@ static bool reaped_orphan(const struct adoption *a)
 
 static void run_adoption(struct __test_metadata *_metadata, bool use_setns)
 {
-	struct adoption *a = shared_page();
+	struct adoption *a = ns_shared_page(4096);
 	pid_t o;
 
 	ASSERT_NE(NULL, a);
@@ -401,7 +394,7 @@ static int unshare_twice(struct twice *t)
 /* A process may unshare(CLONE_NEWPID) only once: a second unshare, or clone(CLONE_NEWPID), is EINVAL (pid_namespaces(7)). */
 TEST_F(pidns, second_unshare_newpid_is_einval)
 {
-	struct twice *t = shared_page();
+	struct twice *t = ns_shared_page(4096);
 	pid_t pid;
 
 	ASSERT_NE(NULL, t);
@@ -488,7 +481,7 @@ static int thread_init(struct thread_try *t, bool use_setns)
 
 static void run_threads(struct __test_metadata *_metadata, bool use_setns)
 {
-	struct thread_try *t = shared_page();
+	struct thread_try *t = ns_shared_page(4096);
 	pid_t o;
 
 	ASSERT_NE(NULL, t);
@@ -600,7 +593,7 @@ static int vm_sighand_runner(void *arg)
 /* clone(CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND) works: the child is PID 1 and shares the caller's memory (pid_namespaces(7)). */
 TEST_F(pidns, clone_newpid_with_clone_vm_and_sighand_works)
 {
-	struct vm_child *v = shared_page();
+	struct vm_child *v = ns_shared_page(4096);
 	struct ns_ident own;
 	pid_t pid;
 

@@ -33,12 +33,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 #define SKIP_UNLESS_REAL_ROOT() do { \
 	const char *why_ = idpeer_needs_real_root(); \
 	if (why_) \
@@ -153,7 +147,7 @@ static int v3_outside(void *arg)
 /* File capabilities written by root of a user namespace are stored as v3 with rootid its root's outer uid: v2 read inside, v3 with that rootid read outside (capabilities(7), 4.14). */
 TEST(fcaps_written_in_userns_stored_as_v3_with_rootid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(v3_outside, NULL));
 }
 
@@ -210,7 +204,7 @@ static int honoured(void *arg)
 /* v3 file capabilities take effect in the namespace whose root wrote them and in its descendants, where that uid is not root (capabilities(7), user_namespaces(7)). */
 TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(honoured, NULL));
 }
 

@@ -27,12 +27,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 #define SKIP_UNLESS_REAL_ROOT() do { \
 	const char *why_ = idpeer_needs_real_root(); \
 	if (why_) \
@@ -58,7 +52,7 @@ static int expect_read(pid_t pid, const char *file, const char *want)
 	int n;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	n = read_file(path, buf, sizeof(buf));
+	n = ns_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return child_fail("read %s: %s", path, strerror(-n));
 	/* Normalise the column padding of the map files. */
@@ -107,7 +101,7 @@ static int parent_writes(void *arg)
 /* A process in the parent user namespace may write the child's uid_map and gid_map; the child then has the ids (user_namespaces(7), article part 5). */
 TEST(map_written_from_parent_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(parent_writes, NULL));
 }
 
@@ -117,7 +111,7 @@ static int sibling_child(void *arg)
 
 	if (idpeer_enter_userns(0))
 		return 1;
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the sibling namespace");
 	return expect_write(target, "uid_map", "0 0 1\n", EPERM);
 }
@@ -146,7 +140,7 @@ static int sibling_writes(void *arg)
 /* A writer in a sibling user namespace, even with every capability there, gets EPERM (user_namespaces(7): writer in the namespace or its parent). */
 TEST(map_write_from_sibling_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(sibling_writes, NULL));
 }
 
@@ -202,7 +196,7 @@ static int grandparent_writes(void *arg)
 /* A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then works (user_namespaces(7)). */
 TEST(map_write_from_grandparent_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(grandparent_writes, NULL));
 }
 
@@ -232,7 +226,7 @@ static int unmapped_lower(void *arg)
 /* Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even for its root (user_namespaces(7)). */
 TEST(map_of_id_unmapped_in_parent_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
 }
 
@@ -282,7 +276,7 @@ static int target_caps(void *arg)
 /* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
 TEST(map_write_needs_opener_cap_sys_admin_in_target)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
 }
 
@@ -313,7 +307,7 @@ static int deny_inherited(void *arg)
 /* "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be turned back to "allow" (EPERM) (user_namespaces(7)). */
 TEST(setgroups_deny_inherited_and_permanent)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
 }
 
@@ -326,7 +320,7 @@ static int unmapped_reader(void *arg)
 
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid))
 		return child_fail("overflowuid: %m");
 	if (getuid() != (uid_t)ouid || geteuid() != (uid_t)ouid)
 		return child_fail("own ids %u/%u in an unmapped namespace, expected %ld",
@@ -358,7 +352,7 @@ static int unmapped_shown(void *arg)
 /* An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and as the overflow uid in credentials (user_namespaces(7)). */
 TEST(unmapped_id_reads_4294967295_in_maps)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_shown, NULL));
 }
 
@@ -370,7 +364,7 @@ static int projid_rules(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("still has capabilities");
 	rc |= expect_read(getpid(), "projid_map", "0 0 4294967295");
 	if (idpeer_start(&b, 0))
@@ -393,7 +387,7 @@ static int projid_rules(void *arg)
 /* projid_map starts empty, takes one write of project ids mapped in the parent even from a process without capabilities, then EPERM (user_namespaces(7)). */
 TEST(projid_map_written_once_without_capabilities)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
 	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
@@ -448,7 +442,7 @@ static int nodump_child(void *arg)
 /* A non-dumpable process's map files belong to root: opening them for writing fails with EACCES, for the process itself and its parent (user_namespaces(7), proc(5)). */
 TEST(map_of_nondumpable_process_eacces)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
 }
 

@@ -34,12 +34,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
 static int owned_by(const char *type, const struct ns_ident *owner)
 {
@@ -101,7 +95,7 @@ TEST(combined_unshare_namespaces_owned_by_new_userns)
 {
 	bool time = ns_type_available("time");
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	if (!ns_type_available("cgroup"))
 		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
 	ASSERT_EQ(0, userns_run_unpriv(combined, &time));
@@ -145,7 +139,7 @@ static int owner_after_setns(void *arg)
 /* A namespace is owned by the user namespace its creator is in at creation: after setns() into user ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)). */
 TEST(owner_is_creators_userns_after_setns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
 }
 
@@ -254,7 +248,7 @@ static int owner_decides(void *arg)
 /* A namespace stays owned by the user ns its creator was in: root of a child user ns gets EPERM on it (uts, net, mnt, cgroup) but not on one it creates (user_namespaces(7)). */
 TEST_F(owner, privilege_decided_by_owning_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_decides, (void *)variant));
 }
 
@@ -369,7 +363,7 @@ static int socket_crossing(void *arg)
 		return child_fail("no socket from A");
 	}
 	/* We have no capability, but our euid owns A, which owns the netns. */
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		rc = child_fail("still has capabilities");
 	err = mtu_via(s);
 	if (err)
@@ -387,7 +381,7 @@ static int socket_crossing(void *arg)
 /* A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)). */
 TEST(socket_privilege_follows_netns_owner)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(socket_crossing, NULL));
 }
 
@@ -446,7 +440,7 @@ static int file_crossing(void *arg)
 /* A file opened in a user namespace and passed out keeps the access granted at open, to a receiver that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)). */
 TEST(file_fd_keeps_access_across_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(file_crossing, NULL));
 }
 
@@ -508,7 +502,7 @@ static int ipc_crossing(void *arg)
 /* The owner and creator ids of a System V IPC object read through each reader's user namespace: 0 in the creator's, 7 where that uid is 7, the overflow uid where unmapped (user_namespaces(7)). */
 TEST(ipc_object_ids_read_per_reader_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ipc_crossing, NULL));
 }
 
