@@ -56,7 +56,10 @@ static int unshare_unprivileged(void *arg)
 	return 0;
 }
 
-/* unshare(CLONE_NEWCGROUP) without CAP_SYS_ADMIN is EPERM and leaves the caller's cgroup ns; with a new user namespace it works (unshare(2), cgroup_namespaces(7)). */
+/*
+ * unshare(CLONE_NEWCGROUP) without CAP_SYS_ADMIN is EPERM and leaves the caller's cgroup ns; with a
+ * new user namespace it works (unshare(2), cgroup_namespaces(7)).
+ */
 TEST(unshare_cgroupns_unprivileged_is_eperm)
 {
 	struct priv_rec *r = ns_shared_page(1 << 18);
@@ -119,11 +122,13 @@ static int join_as_nobody(void *arg)
 }
 
 /*
+ * setns() into a cgroup namespace without CAP_SYS_ADMIN in the caller's own user namespace is EPERM
+ * (setns(2), cgroup_namespaces(7)).
+ *
  * nobody owns the holder's user namespace, so it has every capability
  * there, but setns() also needs CAP_SYS_ADMIN in the caller's own user
  * namespace.
  */
-/* setns() into a cgroup namespace without CAP_SYS_ADMIN in the caller's own user namespace is EPERM (setns(2), cgroup_namespaces(7)). */
 TEST(setns_cgroupns_unprivileged_is_eperm)
 {
 	struct priv_rec *r = ns_shared_page(1 << 18);
@@ -175,7 +180,10 @@ static int join_from_child_userns(void *arg)
 	return 0;
 }
 
-/* Root of a child user namespace cannot setns() into a cgroup namespace its user namespace does not own: EPERM (setns(2), cgroup_namespaces(7)). */
+/*
+ * Root of a child user namespace cannot setns() into a cgroup namespace its user namespace does not
+ * own: EPERM (setns(2), cgroup_namespaces(7)).
+ */
 TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 {
 	struct priv_rec *r = ns_shared_page(1 << 18);
@@ -284,12 +292,14 @@ static int mountinfo_inside(void *arg)
 }
 
 /*
+ * Inside a new cgroup namespace a cgroup mount made outside shows its root as /.. entries up to the
+ * hierarchy root (cgroup_namespaces(7)).
+ *
  * For every cgroup mount rooted at its hierarchy's root in which we are
  * not at the root (in the root pass we first enter a v2 cgroup of our
  * own), a new cgroup namespace's mountinfo shows the root field as one
  * "/.." per level; the test, outside, still sees "/".
  */
-/* Inside a new cgroup namespace a cgroup mount made outside shows its root as /.. entries up to the hierarchy root (cgroup_namespaces(7)). */
 TEST_F(own, outside_mount_root_shows_dotdot_inside)
 {
 	struct root_rec *r = ns_shared_page(1 << 18);
@@ -353,11 +363,13 @@ static int mount_opposite(void *arg)
 }
 
 /*
+ * nsdelegate given on a cgroup2 mount in a non-initial namespace is silently ignored: the hierarchy
+ * keeps its setting (cgroups(7)).
+ *
  * The option is one flag of the one cgroup2 superblock.  A mount made in
  * a new mount and cgroup namespace asks for the opposite of what the
  * hierarchy has; the flag stays as it was, in that mount and for the test.
  */
-/* nsdelegate given on a cgroup2 mount in a non-initial namespace is silently ignored: the hierarchy keeps its setting (cgroups(7)). */
 TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 {
 	struct deleg_rec *r = ns_shared_page(1 << 18);
@@ -423,11 +435,13 @@ static int boundary_inside(struct boundary_rec *r, const char *a)
 }
 
 /*
+ * With nsdelegate, a cgroup namespace root is a delegation boundary: EPERM on its interface files,
+ * ENOENT for migration across it (cgroups(7)).
+ *
  * Inside a cgroup namespace rooted at base/a: the root's controller
  * interface files are EPERM, its delegatable files and a sub-cgroup are
  * not; a process in base/b, outside the root, cannot be pulled in (ENOENT).
  */
-/* With nsdelegate, a cgroup namespace root is a delegation boundary: EPERM on its interface files, ENOENT for migration across it (cgroups(7)). */
 TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
 {
 	struct boundary_rec *r = ns_shared_page(1 << 18);

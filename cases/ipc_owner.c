@@ -231,24 +231,32 @@ static void check_owner_views(struct __test_metadata *_metadata, int type)
 }
 
 /*
+ * The owner and creator ids of a System V shm segment are shown as the reader's user namespace maps
+ * them (svipc(7), user_namespaces(7)).
+ *
  * One shared memory segment seen from three user namespaces sharing its
  * IPC namespace: the creator's (root), one mapping 1000 to the creator
  * (IPC_STAT and /proc/sysvipc/shm say 1000) and one with no map (the
  * overflow uid).
  */
-/* The owner and creator ids of a System V shm segment are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
 TEST(shm_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, SHM);
 }
 
-/* The owner and creator ids of a System V semaphore set are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+/*
+ * The owner and creator ids of a System V semaphore set are shown as the reader's user namespace
+ * maps them (svipc(7), user_namespaces(7)).
+ */
 TEST(sem_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, SEM);
 }
 
-/* The owner and creator ids of a System V message queue are shown as the reader's user namespace maps them (svipc(7), user_namespaces(7)). */
+/*
+ * The owner and creator ids of a System V message queue are shown as the reader's user namespace
+ * maps them (svipc(7), user_namespaces(7)).
+ */
 TEST(msg_owner_ids_mapped_per_user_namespace)
 {
 	check_owner_views(_metadata, MSG);
@@ -293,7 +301,10 @@ static int mq_owner_views(void *arg)
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-/* The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's user namespace maps it (mq_overview(7), user_namespaces(7)). */
+/*
+ * The file of a POSIX message queue on an mqueue mount is owned by its creator, as the reader's
+ * user namespace maps it (mq_overview(7), user_namespaces(7)).
+ */
 TEST(mq_file_owner_mapped_per_user_namespace)
 {
 	struct mq_rec *r = ns_shared_page(1 << 16);
@@ -351,12 +362,14 @@ static int perm_views(void *arg)
 }
 
 /*
+ * Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC
+ * namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)).
+ *
  * Objects with mode 0000: only CAP_IPC_OWNER lets even their owner in.
  * Root of the user namespace owning the IPC namespace has it; without it,
  * EACCES; root of a child user namespace (same uid outside, every
  * capability there) is refused like an unprivileged process.
  */
-/* Bypassing System V IPC permissions needs CAP_IPC_OWNER in the user namespace owning the IPC namespace; elsewhere EACCES (ipc_namespaces(7), capabilities(7)). */
 TEST(ipc_owner_capability_counts_in_owning_userns)
 {
 	struct perm_rec *r = ns_shared_page(1 << 16);
@@ -434,17 +447,22 @@ static void check_limits(struct __test_metadata *_metadata, const struct limit *
 }
 
 /*
+ * A new IPC namespace has the default System V limits: msgmax 8192, msgmnb 16384, msgmni 32000,
+ * shmmni 4096, sem 32000 1024000000 500 32000 (ipc_namespaces(7), proc(5)).
+ *
  * The figures are the kernel's compile-time defaults (include/uapi/linux
  * msg.h, shm.h, sem.h), which a new IPC namespace starts from whatever its
  * creator's namespace has.
  */
-/* A new IPC namespace has the default System V limits: msgmax 8192, msgmnb 16384, msgmni 32000, shmmni 4096, sem 32000 1024000000 500 32000 (ipc_namespaces(7), proc(5)). */
 TEST(new_ipc_ns_sysv_limits_are_defaults)
 {
 	check_limits(_metadata, sysv_limits, false);
 }
 
-/* A new IPC namespace has the default POSIX queue limits: msg_default and msg_max 10, msgsize_default and msgsize_max 8192, queues_max 256 (mq_overview(7)). */
+/*
+ * A new IPC namespace has the default POSIX queue limits: msg_default and msg_max 10,
+ * msgsize_default and msgsize_max 8192, queues_max 256 (mq_overview(7)).
+ */
 TEST(new_ipc_ns_mqueue_limits_are_defaults)
 {
 	check_limits(_metadata, mq_limits, true);
@@ -503,11 +521,13 @@ static int qmax_parent(void *arg)
 }
 
 /*
+ * queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and
+ * EINVAL (mq_overview(7), ipc_namespaces(7)).
+ *
  * In a child IPC namespace queues_max 1 and msg_max 5: the second queue is
  * ENOSPC and mq_maxmsg 6 EINVAL; its parent (itself a new IPC namespace of
  * the test) still creates three queues, one with mq_maxmsg 6.
  */
-/* queues_max and msg_max bind only their IPC namespace: over them mq_open fails with ENOSPC and EINVAL (mq_overview(7), ipc_namespaces(7)). */
 TEST(mqueue_limits_bind_only_their_namespace)
 {
 	struct qmax_rec *r = ns_shared_page(1 << 16);
@@ -516,7 +536,8 @@ TEST(mqueue_limits_bind_only_their_namespace)
 	r->first = r->second = r->maxmsg_err = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, qmax_parent, r));
 	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, "this kernel does not let the owner of an IPC namespace write fs.mqueue sysctls");
+		SKIP(return, "this kernel does not let the owner of an IPC namespace write "
+		     "fs.mqueue sysctls");
 	ASSERT_EQ(0, r->write_err);
 	EXPECT_EQ(0, r->first);
 	EXPECT_EQ(-ENOSPC, r->second);
@@ -579,12 +600,14 @@ static int mni_parent(void *arg)
 }
 
 /*
+ * The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is
+ * ENOSPC there only (ipc_namespaces(7), msgget(2)).
+ *
  * kernel.shmmni, the SEMMNI field of kernel.sem and kernel.msgmni set to
  * 1 in a child IPC namespace: the second object of each type is ENOSPC
  * (shmget(2), semget(2), msgget(2)); the parent namespace, where the test
  * made its objects, still takes two of each.
  */
-/* The System V id limits (shmmni, SEMMNI, msgmni) are per IPC namespace: over them creation is ENOSPC there only (ipc_namespaces(7), msgget(2)). */
 TEST(sysv_id_limits_bind_only_their_namespace)
 {
 	struct mni_rec *r = ns_shared_page(1 << 16);
@@ -594,7 +617,8 @@ TEST(sysv_id_limits_bind_only_their_namespace)
 		r->first[t] = r->second[t] = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mni_parent, r));
 	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, "this kernel does not let the owner of an IPC namespace write kernel.*mni");
+		SKIP(return,
+		     "this kernel does not let the owner of an IPC namespace write kernel.*mni");
 	ASSERT_EQ(0, r->write_err);
 	for (int t = 0; t < NTYPES; t++) {
 		EXPECT_LE(0, r->first[t]) TH_LOG("%s", type_name[t]);

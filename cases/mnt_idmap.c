@@ -158,7 +158,10 @@ static int read_through(void *arg)
 	return rc;
 }
 
-/* Through an idmapped mount, an owner the idmapping does not map reads as the overflow ids, beside the real owner on the plain mount; mountinfo says "idmapped" (mount_setattr(2)). */
+/*
+ * Through an idmapped mount, an owner the idmapping does not map reads as the overflow ids, beside
+ * the real owner on the plain mount; mountinfo says "idmapped" (mount_setattr(2)).
+ */
 TEST(idmapped_mount_maps_ownership_read_through_it)
 {
 	int rc;
@@ -180,7 +183,8 @@ static int create_through(void *arg)
 		/* Our fsuid is U2's 5, which is U1's 5: not mapped in U1. */
 		if (open("/tmp/idm/new", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) != -1 ||
 		    errno != EOVERFLOW)
-			rc = child_fail("create through the idmapped mount: %m, expected EOVERFLOW");
+			rc = child_fail("create through the idmapped mount: %m, expected "
+					"EOVERFLOW");
 		if (mkdir("/tmp/idm/newdir", 0755) != -1 || errno != EOVERFLOW)
 			rc = child_fail("mkdir through the idmapped mount: %m, expected EOVERFLOW");
 		if (access("/tmp/src/new", F_OK) == 0)
@@ -192,7 +196,10 @@ static int create_through(void *arg)
 	return rc;
 }
 
-/* Creating a file through an idmapped mount fails with EOVERFLOW when the caller's fsuid, mapped back through the idmapping, has no id in the filesystem's namespace (mount_setattr(2), 5.12). */
+/*
+ * Creating a file through an idmapped mount fails with EOVERFLOW when the caller's fsuid, mapped
+ * back through the idmapping, has no id in the filesystem's namespace (mount_setattr(2), 5.12).
+ */
 TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 {
 	int rc;
@@ -256,7 +263,10 @@ static int sibling_then_errors(void *arg)
 	return rc;
 }
 
-/* MOUNT_ATTR_IDMAP needs a user namespace fd (else EINVAL, EBADF) other than the initial one (EPERM) and one the caller has CAP_SYS_ADMIN in (EPERM) (mount_setattr(2) ERRORS). */
+/*
+ * MOUNT_ATTR_IDMAP needs a user namespace fd (else EINVAL, EBADF) other than the initial one
+ * (EPERM) and one the caller has CAP_SYS_ADMIN in (EPERM) (mount_setattr(2) ERRORS).
+ */
 TEST(idmap_userns_fd_rules)
 {
 	int rc;
@@ -311,7 +321,10 @@ out:
 	return rc;
 }
 
-/* Only a detached mount can be idmapped (EINVAL for an attached one), only once (EPERM), and only on a filesystem that supports it (EINVAL for ramfs) (mount_setattr(2) ERRORS). */
+/*
+ * Only a detached mount can be idmapped (EINVAL for an attached one), only once (EPERM), and only
+ * on a filesystem that supports it (EINVAL for ramfs) (mount_setattr(2) ERRORS).
+ */
 TEST(idmap_mount_rules)
 {
 	int rc;
@@ -393,7 +406,10 @@ static int remap(void *arg)
 	return rc;
 }
 
-/* Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)). */
+/*
+ * Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there
+ * are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)).
+ */
 TEST(idmapped_mount_remaps_owners_and_writes)
 {
 	const char *why = idpeer_needs_real_root();

@@ -50,23 +50,6 @@ FIXTURE_TEARDOWN(locked)
 {
 }
 
-/*
- * In a test: start the less privileged peer @p, or SKIP with the probe's
- * reason when a user namespace cannot be had (the limit is reached, a knob
- * forbids them, a chroot).  Any other failure, such as a user namespace
- * that was not new, fails the test.
- */
-#define START_LESS_PRIVILEGED(p) do {					\
-	int err_ = mnt_peer_start(p, true);				\
-	const char *why_ = NULL;					\
-									\
-	if (err_ == -ENOSPC || err_ == -EUSERS || err_ == -EPERM)	\
-		why_ = ns_userns_blocker(false);			\
-	if (why_)							\
-		SKIP(return, "%s", why_);				\
-	ASSERT_EQ(0, err_);						\
-} while (0)
-
 static struct mnt_info info_of(pid_t pid, const char *path)
 {
 	struct mnt_info mi;
@@ -94,7 +77,7 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	mnt_path(p1, &self->b, "s/p1");
 	mnt_path(c1, &self->b, "s/c1");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	ours = info_of(0, s);
 	ctl = info_of(same.pid, s);
@@ -123,7 +106,7 @@ TEST_F(locked, locked_covering_mount_umount_einval)
 {
 	struct mnt_peer same, less;
 
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, 0));
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, MNT_DETACH));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
@@ -167,7 +150,7 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	mnt_path(psub, &self->b, "s/p1/sub");
 	mnt_path(phidden, &self->b, "s/p1/sub/hidden");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mount(t, p1, NULL, MS_BIND | MS_REC, NULL));
 	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
 	ASSERT_EQ(1, mnt_peer_sees(&less, psub));
@@ -201,7 +184,7 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	ASSERT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
 	mnt_path(file, &self->b, "ro/file");
 	mnt_path(ownfile, &self->b, "own/file");
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
@@ -242,7 +225,7 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(sub, &self->b, "t/sub"), 0));
 	mnt_path(dsub, &self->b, "dst/sub");
 	mnt_path(dhidden, &self->b, "dst/sub/hidden");
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, 0));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, MS_REC));
@@ -266,7 +249,7 @@ TEST_F(locked, locked_mount_cannot_be_moved)
 {
 	struct mnt_peer same, less;
 
-	START_LESS_PRIVILEGED(&less);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_MOVE, self->l, self->dst, 0));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));

@@ -89,7 +89,10 @@ static int do_pivot(void *arg)
 			  rc ? strerror(errno) : "success", strerror(c->err));
 }
 
-/* The pivot_root(2) error named by the variant: EINVAL, EBUSY, ENOTDIR or EPERM for the stated cause (pivot_root(2) ERRORS). */
+/*
+ * The pivot_root(2) error named by the variant: EINVAL, EBUSY, ENOTDIR or EPERM for the stated
+ * cause (pivot_root(2) ERRORS).
+ */
 TEST_F(pivot, returns_documented_error)
 {
 	char p1[MNT_PATH_MAX], p2[MNT_PATH_MAX], p3[MNT_PATH_MAX];

@@ -89,10 +89,12 @@ static int lo_traffic(void *arg)
 }
 
 /*
+ * In a new netns lo is down and traffic to 127.0.0.1 fails with ENETUNREACH until lo is brought up
+ * (network_namespaces(7), article part 1).
+ *
  * Until lo is up the new namespace has no route at all, not even to
  * 127.0.0.1: sending fails with ENETUNREACH; bringing lo up is enough.
  */
-/* In a new netns lo is down and traffic to 127.0.0.1 fails with ENETUNREACH until lo is brought up (network_namespaces(7), article part 1). */
 TEST(loopback_down_traffic_is_enetunreach)
 {
 	struct lo_rec *r = ns_shared_page(1 << 16);
@@ -196,11 +198,13 @@ static int sysfs_views(void *arg)
 }
 
 /*
+ * /sys/class/net shows the devices of the netns the sysfs was mounted in, whoever reads it
+ * (network_namespaces(7), sysfs(5)).
+ *
  * A sysfs mounted in namespace A lists lo and A's veth pair; the test's
  * own /sys does not list them.  After the process moves to B the same
  * mount still shows A's devices; a sysfs mounted in B shows only B's lo.
  */
-/* /sys/class/net shows the devices of the netns the sysfs was mounted in, whoever reads it (network_namespaces(7), sysfs(5)). */
 TEST(sys_class_net_follows_netns_of_sysfs_mount)
 {
 	struct sysfs_rec *r = ns_shared_page(1 << 16);
@@ -299,12 +303,14 @@ static int foreign_netns(void *arg)
 }
 
 /*
+ * Root of a user namespace cannot configure devices or write sysctls of a netns owned by an
+ * ancestor user namespace (user_namespaces(7), network_namespaces(7)).
+ *
  * The user namespace is made by nobody, so its root is nobody outside:
  * the device ioctl needs CAP_NET_ADMIN in the netns's owner (EPERM); the
  * sysctl file is root's and writable only by the owner's privileged
  * (EACCES on open).  In a netns the user namespace owns both work.
  */
-/* Root of a user namespace cannot configure devices or write sysctls of a netns owned by an ancestor user namespace (user_namespaces(7), network_namespaces(7)). */
 TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 {
 	struct foreign_rec *r = ns_shared_page(1 << 16);
@@ -369,10 +375,12 @@ static int move_to_foreign(void *arg)
 }
 
 /*
+ * Root of a user namespace cannot move a device into a netns owned by an ancestor user namespace:
+ * EPERM (user_namespaces(7), network_namespaces(7)).
+ *
  * The veth pair is made in a netns of the child user namespace; moving its
  * end into the test's netns needs CAP_NET_ADMIN in that netns's owner.
  */
-/* Root of a user namespace cannot move a device into a netns owned by an ancestor user namespace: EPERM (user_namespaces(7), network_namespaces(7)). */
 TEST(userns_root_cannot_move_device_into_foreign_netns)
 {
 	struct move_rec *r = ns_shared_page(1 << 16);
@@ -415,7 +423,7 @@ static int socket_stays(void *arg)
 	nsfd = ioctl(s, SIOCGSKNS);
 	r->skns = nsfd < 0 ? -errno : 0;
 	if (nsfd >= 0) {
-		userns_ident_of_fd(nsfd, &r->sk_ns_before);
+		ns_ident_of_fd(nsfd, &r->sk_ns_before);
 		close(nsfd);
 	}
 	if (unshare(CLONE_NEWNET) || netns_lo_up() || ns_ident_of(0, "net", &r->b))
@@ -424,7 +432,7 @@ static int socket_stays(void *arg)
 		return child_fail("unshare(CLONE_NEWNET) left the netns unchanged");
 	nsfd = ioctl(s, SIOCGSKNS);
 	if (nsfd >= 0) {
-		userns_ident_of_fd(nsfd, &r->sk_ns_after);
+		ns_ident_of_fd(nsfd, &r->sk_ns_after);
 		close(nsfd);
 	}
 	{
@@ -439,11 +447,13 @@ static int socket_stays(void *arg)
 }
 
 /*
+ * A socket stays in the netns it was created in after its process moves to another
+ * (network_namespaces(7), setns(2)).
+ *
  * A socket made in A, after its process moved to B, still reaches A's
  * listener on 127.0.0.1 and SIOCGSKNS still names A; a socket made in B
  * finds no listener there (ECONNREFUSED).
  */
-/* A socket stays in the netns it was created in after its process moves to another (network_namespaces(7), setns(2)). */
 TEST(socket_keeps_netns_after_process_moves)
 {
 	struct sock_rec *r = ns_shared_page(1 << 16);
@@ -486,12 +496,14 @@ static int procnet_view(void *arg)
 }
 
 /*
+ * /proc/net is a link to self/net: it shows the reader's netns, /proc/PID/net that of PID
+ * (network_namespaces(7)).
+ *
  * The page: "/proc/net (which is a symbolic link to /proc/PID/net)" - the
  * link is "self/net", so it shows the reader's netns (here a new one with
  * only lo) even through a /proc mounted elsewhere; /proc/PID/net shows
  * PID's.
  */
-/* /proc/net is a link to self/net: it shows the reader's netns, /proc/PID/net that of PID (network_namespaces(7)). */
 TEST(proc_net_shows_readers_netns)
 {
 	struct procnet_rec *r = ns_shared_page(1 << 16);

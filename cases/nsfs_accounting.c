@@ -177,18 +177,7 @@ static int clone_limit_worker(void *arg)
 
 FIXTURE(limits) {};
 
-FIXTURE_VARIANT(limits) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(limits, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(limits, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(limits, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(limits, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(limits, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(limits, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(limits, user) { .flag = CLONE_NEWUSER };
-FIXTURE_VARIANT_ADD(limits, uts) { .flag = CLONE_NEWUTS };
+NS_TYPE_VARIANTS(limits);
 
 FIXTURE_SETUP(limits)
 {
@@ -210,10 +199,12 @@ FIXTURE_TEARDOWN(limits)
 }
 
 /*
+ * In the initial user namespace each max_*_namespaces defaults to half of kernel.threads-max
+ * (namespaces(7) /proc/sys/user).
+ *
  * Read at boot: a later change of threads-max, or of the limit, by the
  * host's administrator makes this fail (the message says which).
  */
-/* In the initial user namespace each max_*_namespaces defaults to half of kernel.threads-max (namespaces(7) /proc/sys/user). */
 TEST_F(limits, initial_userns_default_is_half_threads_max)
 {
 	char path[96];
@@ -229,7 +220,10 @@ TEST_F(limits, initial_userns_default_is_half_threads_max)
 		       threads);
 }
 
-/* In a new user namespace each max_*_namespaces reads MAXINT, whatever its parent's value (namespaces(7) /proc/sys/user). */
+/*
+ * In a new user namespace each max_*_namespaces reads MAXINT, whatever its parent's value
+ * (namespaces(7) /proc/sys/user).
+ */
 TEST_F(limits, child_userns_default_is_maxint)
 {
 	const char *why = ns_userns_blocker(false);
@@ -239,7 +233,10 @@ TEST_F(limits, child_userns_default_is_maxint)
 	ASSERT_EQ(0, ns_run(0, child_default_worker, (void *)ns_type_of(variant->flag)));
 }
 
-/* At max_<type>_namespaces clone() fails with ENOSPC and makes no child, as unshare() does (namespaces(7) /proc/sys/user, clone(2) ERRORS). */
+/*
+ * At max_<type>_namespaces clone() fails with ENOSPC and makes no child, as unshare() does
+ * (namespaces(7) /proc/sys/user, clone(2) ERRORS).
+ */
 TEST_F(limits, clone_over_limit_enospc)
 {
 	const char *why = ns_userns_blocker(false);
@@ -313,7 +310,10 @@ static int ancestor_worker(void *arg)
 	return 0;
 }
 
-/* A namespace made in a child user ns counts against the limit of its creator's uid in the parent: at the parent's max, ENOSPC in the child (namespaces(7)). */
+/*
+ * A namespace made in a child user ns counts against the limit of its creator's uid in the parent:
+ * at the parent's max, ENOSPC in the child (namespaces(7)).
+ */
 TEST(limit_of_ancestor_userns_holds_in_child_userns)
 {
 	const char *why = ns_userns_blocker(false);
@@ -323,7 +323,10 @@ TEST(limit_of_ancestor_userns_holds_in_child_userns)
 	ASSERT_EQ(0, ns_run(0, ancestor_worker, NULL));
 }
 
-/* In the user namespace of uids 0 and 1: uid 1 creates a UTS namespace (through a user namespace of its own) when uid 0 holds the only one allowed. */
+/*
+ * In the user namespace of uids 0 and 1: uid 1 creates a UTS namespace (through a user namespace
+ * of its own) when uid 0 holds the only one allowed.
+ */
 static int other_user_creates(void)
 {
 	pid_t pid = ns_clone(0);
@@ -393,10 +396,14 @@ static int per_user_worker(void *arg)
 	return ns_wait(pid, NS_WAIT_MS) ?: rc;
 }
 
-/* max_*_namespaces is per user: uid 1 may create up to the limit while uid 0 of the same user namespace is at it (namespaces(7) "The limits are per-user"). */
+/*
+ * max_*_namespaces is per user: uid 1 may create up to the limit while uid 0 of the same user
+ * namespace is at it (namespaces(7) "The limits are per-user").
+ */
 TEST(limit_counts_per_user)
 {
-	if (!ns_in_initial_userns() || !ns_cap_effective(CAP_SETUID) || !ns_cap_effective(CAP_SETGID))
+	if (!ns_in_initial_userns() || !ns_cap_effective(CAP_SETUID) ||
+	    !ns_cap_effective(CAP_SETGID))
 		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace "
 			     "to map two uids (real root)");
 	ASSERT_EQ(0, ns_run(0, per_user_worker, NULL));
@@ -437,7 +444,10 @@ static int writable_worker(void *arg)
 	return 0;
 }
 
-/* Changing max_*_namespaces needs CAP_SYS_RESOURCE in the user ns: without it open for writing fails with EACCES, reading works (namespaces(7) "modifiable by privileged processes"). */
+/*
+ * Changing max_*_namespaces needs CAP_SYS_RESOURCE in the user ns: without it open for writing
+ * fails with EACCES, reading works (namespaces(7) "modifiable by privileged processes").
+ */
 TEST(limits_writable_only_with_cap_sys_resource)
 {
 	const char *why = ns_userns_blocker(false);

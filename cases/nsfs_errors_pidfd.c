@@ -66,8 +66,10 @@ static void log_sibling_root(pid_t sib)
 	snprintf(path, sizeof(path), "/proc/%d/root/", sib);
 	if (stat("/", &ours) || stat(path, &its))
 		return;
-	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino && ns_same_as_self(sib, "mnt") == 0)
-		fprintf(stderr, "# the CLONE_FS sibling's root moved into the joined mount namespace "
+	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino && ns_same_as_self(sib,
+	    "mnt") == 0)
+		fprintf(stderr,
+			"# the CLONE_FS sibling's root moved into the joined mount namespace "
 			"while the sibling stayed in the old one\n");
 }
 
@@ -101,7 +103,8 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	close(p[0]);
 	if (err != EINVAL)
 		return child_fail("setns(%#lx) sharing fs with a %s: %s, not EINVAL", flags,
-				  how ? "thread" : "CLONE_FS process", err ? strerror(err) : "joined");
+				  how ? "thread" : "CLONE_FS process",
+				  err ? strerror(err) : "joined");
 	if (take(&now) || !ns_ident_eq(&now.mnt, &before.mnt) ||
 	    !ns_ident_eq(&now.uts, &before.uts))
 		return child_fail("the refused setns(%#lx) changed mnt or uts", flags);
@@ -163,7 +166,10 @@ static int mnt_nsfd_worker(void *arg)
 	return rc;
 }
 
-/* setns() into a mount ns by a caller sharing its fs context (a CLONE_FS process, a thread) fails with EINVAL; alone it joins (setns(2)). */
+/*
+ * setns() into a mount ns by a caller sharing its fs context (a CLONE_FS process, a thread) fails
+ * with EINVAL; alone it joins (setns(2)).
+ */
 TEST(setns_mntns_while_sharing_fs_einval)
 {
 	const char *why = ns_userns_blocker(false);
@@ -219,19 +225,24 @@ static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flag
 	ASSERT_EQ(0, rc);
 }
 
-/* setns(pidfd, CLONE_NEWNS) while sharing fs context (a CLONE_FS process, a thread) fails with EINVAL; alone it joins (setns(2)). */
+/*
+ * setns(pidfd, CLONE_NEWNS) while sharing fs context (a CLONE_FS process, a thread) fails with
+ * EINVAL; alone it joins (setns(2)).
+ */
 TEST(setns_pidfd_mntns_while_sharing_fs_einval)
 {
 	pidfd_mnt_test(_metadata, CLONE_NEWNS);
 }
 
 /*
+ * setns(pidfd, CLONE_NEWNS | CLONE_NEWUTS) while sharing fs context fails with EINVAL and joins
+ * neither (setns(2) "mount namespaces").
+ *
  * With another type in the same call the kernel checks fs->users on the
  * private copy of fs_struct that prepare_nsset() makes (always 1), so the
  * refusal never happens and commit_nsset() then moves the root and cwd of
  * every process sharing the caller's fs_struct.
  */
-/* setns(pidfd, CLONE_NEWNS | CLONE_NEWUTS) while sharing fs context fails with EINVAL and joins neither (setns(2) "mount namespaces"). */
 TEST(setns_pidfd_mntns_and_uts_while_sharing_fs_einval)
 {
 	pidfd_mnt_test(_metadata, CLONE_NEWNS | CLONE_NEWUTS);
@@ -258,7 +269,8 @@ static int pidfd_flags_worker(void *arg)
 			rc = child_fail("setns(pidfd, %#lx): %m, not EINVAL", bad[i]);
 		else if (take(&now) || !ns_ident_eq(&now.uts, &before.uts) ||
 			 !ns_ident_eq(&now.mnt, &before.mnt))
-			rc = child_fail("the refused setns(pidfd, %#lx) changed a namespace", bad[i]);
+			rc = child_fail("the refused setns(pidfd, %#lx) changed a namespace",
+					bad[i]);
 	}
 	/* the control: CLONE_NEWUTS alone joins */
 	if (!rc && (setns(f.pidfd, CLONE_NEWUTS) || take(&now) ||
@@ -268,7 +280,10 @@ static int pidfd_flags_worker(void *arg)
 	return rc;
 }
 
-/* setns(pidfd, 0) and setns(pidfd) with bits other than CLONE_NEW* fail with EINVAL and join nothing (setns(2) ERRORS). */
+/*
+ * setns(pidfd, 0) and setns(pidfd) with bits other than CLONE_NEW* fail with EINVAL and join
+ * nothing (setns(2) ERRORS).
+ */
 TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 {
 	const char *why = ns_userns_blocker(false);
@@ -308,7 +323,10 @@ static int pidfd_reaped_worker(void *arg)
 	return rc;
 }
 
-/* setns() on the pidfd of a process that ended and was waited on fails with ESRCH; before, it joined (setns(2) ERRORS). */
+/*
+ * setns() on the pidfd of a process that ended and was waited on fails with ESRCH; before, it
+ * joined (setns(2) ERRORS).
+ */
 TEST(setns_pidfd_of_reaped_process_esrch)
 {
 	const char *why = ns_userns_blocker(false);
@@ -326,7 +344,9 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 #define PIDFD_OPEN_SKIP "pidfd_open() not supported by this kernel (added in 5.3)"
 
-/* pidfd_open() sets close-on-exec on the new fd, with flags 0 and PIDFD_NONBLOCK (pidfd_open(2)). */
+/*
+ * pidfd_open() sets close-on-exec on the new fd, with flags 0 and PIDFD_NONBLOCK (pidfd_open(2)).
+ */
 TEST(pidfd_open_sets_close_on_exec)
 {
 	const unsigned int flags[] = { 0, PIDFD_NONBLOCK };
@@ -354,7 +374,8 @@ static int pidfd_open_inside(void *arg)
 	errno = 0;
 	fd = ns_pidfd_open(outer);
 	if (fd >= 0 || errno != ESRCH)
-		return child_fail("pidfd_open(%d), a PID of the parent namespace only: %m, not ESRCH",
+		return child_fail("pidfd_open(%d), a PID of the parent namespace only: %m, not "
+				  "ESRCH",
 				  outer);
 	fd = ns_pidfd_open(1);
 	if (fd < 0)
@@ -397,7 +418,10 @@ static int pidfd_open_worker(void *arg)
 	return 0;
 }
 
-/* pidfd_open() of a PID the caller's PID namespace does not have (a parent ns's PID, a reaped child) fails with ESRCH (pidfd_open(2) ERRORS). */
+/*
+ * pidfd_open() of a PID the caller's PID namespace does not have (a parent ns's PID, a reaped
+ * child) fails with ESRCH (pidfd_open(2) ERRORS).
+ */
 TEST(pidfd_open_pid_outside_own_namespace_esrch)
 {
 	const char *why = ns_userns_blocker(false);

@@ -64,7 +64,10 @@ static int thread_after_pidns_change(void *arg)
 	return err;
 }
 
-/* After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made (clone(2) ERRORS). */
+/*
+ * After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made
+ * (clone(2) ERRORS).
+ */
 TEST(clone_thread_after_unshare_newpid_einval)
 {
 	bool by_setns = false;
@@ -131,10 +134,12 @@ static int threaded_unshare_newpid(void *arg)
 }
 
 /*
+ * A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't
+ * have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)).
+ *
  * unshare(2) still says CLONE_NEWPID implies CLONE_THREAD (which a
  * threaded caller could not unshare: EINVAL); that ended in 3.12.
  */
-/* A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)). */
 TEST(unshare_newpid_allowed_in_threaded_process)
 {
 	const char *why = ns_userns_blocker(false);
@@ -158,7 +163,10 @@ static int newpid_twice(void *arg)
 	return next_child_is_pid1_below();
 }
 
-/* A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2) ERRORS). */
+/*
+ * A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2)
+ * ERRORS).
+ */
 TEST(unshare_newpid_twice_einval)
 {
 	const char *why = ns_userns_blocker(false);
@@ -193,7 +201,8 @@ static int unshare_zero(void *arg)
 	take_all(after);
 	for (int i = 0; i < 2 * NS_NTYPES; i++)
 		if (!ns_ident_eq(&before[i], &after[i]))
-			return child_fail("unshare(0) changed the %s namespace", ns_types[i / 2].name);
+			return child_fail("unshare(0) changed the %s namespace",
+					  ns_types[i / 2].name);
 	return 0;
 }
 
@@ -229,7 +238,10 @@ static int unshare_stray_bits(void *arg)
 	return 0;
 }
 
-/* unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes nothing (unshare(2) ERRORS). */
+/*
+ * unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes
+ * nothing (unshare(2) ERRORS).
+ */
 TEST(unshare_stray_bits_einval)
 {
 	const char *why = ns_userns_blocker(false);

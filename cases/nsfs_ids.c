@@ -48,7 +48,10 @@ static int cookie_inside(void *arg)
 	return write(fd, v, sizeof(v)) == sizeof(v) ? 0 : child_fail("write: %m");
 }
 
-/* NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's (socket(7); nsfs.h, 6.18). */
+/*
+ * NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's
+ * (socket(7); nsfs.h, 6.18).
+ */
 TEST(net_ns_id_is_its_socket_cookie)
 {
 	uint64_t id, cookie, in[2];
@@ -77,12 +80,14 @@ static bool reserved_ino(ino_t ino)
 }
 
 /*
+ * The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum
+ * init_ns_ino; fixed since 3.8, linux:98f842e675f9).
+ *
  * linux:98f842e675f9 ("proc: Usable inode numbers for the namespace file
  * descriptors.", 3.8) gave the initial ipc, uts, user and pid namespaces
  * fixed numbers (cgroup 4.6, time 5.6); net and mnt followed in 6.18
  * (linux:7cf730321132 "ns: use inode initializer for initial namespaces").
  */
-/* The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum init_ns_ino; fixed since 3.8, linux:98f842e675f9). */
 TEST(initial_user_ns_has_fixed_inode)
 {
 	struct ns_ident id;
@@ -108,7 +113,10 @@ static int report_inodes(void *arg)
 	return write(fd, ino, sizeof(ino)) == sizeof(ino) ? 0 : child_fail("write: %m");
 }
 
-/* A namespace created later never gets a number of enum init_ns_ino (0xEFFFFFF8-0xEFFFFFFF, nsfs.h; namespaces(7) inode identity). */
+/*
+ * A namespace created later never gets a number of enum init_ns_ino (0xEFFFFFF8-0xEFFFFFFF, nsfs.h;
+ * namespaces(7) inode identity).
+ */
 TEST(new_namespaces_never_get_initial_inodes)
 {
 	unsigned long all = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS |
@@ -143,7 +151,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 		if (dir == 0) {
 			struct ns_ident id;
 
-			nsnew_ident_of_fd(fd, &id);
+			ns_ident_of_fd(fd, &id);
 			found += id.ino == ino;
 			(*seen)++;
 		}
@@ -154,7 +162,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 
 			if (next < 0)
 				break;
-			nsnew_ident_of_fd(next, &id);
+			ns_ident_of_fd(next, &id);
 			found += id.ino == ino;
 			(*seen)++;
 			close(fd);
@@ -166,13 +174,15 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 }
 
 /*
+ * Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h;
+ * linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18).
+ *
  * The mount namespace of the initial mount tree is not reachable by name
  * from inside the runner's mount namespace; NS_MNT_GET_PREV/NEXT walk
  * every mount namespace for real root in the initial PID namespace
  * (linux:e6b899f08066 "nsfs: tighten permission checks for ns iteration
  * ioctls"): exactly one has the number.  Inside the runner this SKIPs.
  */
-/* Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h; linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18). */
 TEST(exactly_one_mount_ns_has_the_initial_inode)
 {
 	int seen, n;
@@ -180,7 +190,8 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 	NSNEW_NEED(NSNEW_NS_GET_ID);
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
 	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !nsnew_in_initial_pidns())
-		SKIP(return, "needs real root in the initial PID namespace (NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
+		SKIP(return, "needs real root in the initial PID namespace "
+		     "(NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
 	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
 	EXPECT_EQ(1, n);
@@ -188,7 +199,11 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 
 /* --- nsfs file handles --------------------------------------------------- */
 
-/* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/*
+ * name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type
+ * (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs:
+ * support file handles", 6.18).
+ */
 TEST(nsfs_handle_describes_and_reopens_each_type)
 {
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
@@ -204,7 +219,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 		fd = ns_open(0, t->name);
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, nsnew_ns_id(fd, &ns_id));
-		ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+		ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 		len = nsnew_nsfs_handle(fd, &type, &fh);
 		EXPECT_EQ(16, len) TH_LOG("%s", t->name);
 		EXPECT_EQ(NSNEW_FILEID_NSFS, type);
@@ -214,7 +229,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 		nfd = nsnew_nsfs_open(&fh);
 		EXPECT_LE(0, nfd) TH_LOG("%s: open_by_handle_at: %s", t->name, strerror(-nfd));
 		if (nfd >= 0) {
-			ASSERT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+			ASSERT_EQ(0, ns_ident_of_fd(nfd, &back));
 			EXPECT_TRUE(ns_ident_eq(&id, &back)) TH_LOG("%s", t->name);
 			close(nfd);
 		}
@@ -240,7 +255,10 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
 	return fd;
 }
 
-/* A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/*
+ * A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE
+ * (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18).
+ */
 TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 {
 	struct nsnew_nsfs_fh fh;
@@ -297,13 +315,13 @@ static int perm_worker(void *arg)
 	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
 		return child_fail("holder failed");
 	fd = ns_open(h.pid, "uts");
-	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || nsnew_ident_of_fd(fd, &v.id))
+	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || ns_ident_of_fd(fd, &v.id))
 		rc = child_fail("handle of the holder's uts: %m");
 	close(fd);
 	/* the owner of the holder's user namespace, but not in its uts */
 	if (!rc) {
 		fd = nsnew_nsfs_open(&v.fh);
-		if (fd >= 0 && (nsnew_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
+		if (fd >= 0 && (ns_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
 			rc = child_fail("the handle opened another namespace");
 		else if (fd != -ESTALE)
 			rc = child_fail("the owner's open gave %d (%s), not ESTALE", fd,
@@ -323,6 +341,10 @@ static int perm_worker(void *arg)
 }
 
 /*
+ * Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a
+ * sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles",
+ * 6.18).
+ *
  * The merge message of the series (linux:3ab378cfa793 "Merge patch series
  * \"ns: support file handles\"") says a caller may open a namespace it is
  * located in or is "privileged over the owning user namespace" of.  What the
@@ -331,7 +353,6 @@ static int perm_worker(void *arg)
  * is the caller's own namespace, so even the owner of the namespace's user
  * namespace gets ESTALE (6.18 and 7.3).
  */
-/* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 {
 	const char *why = ns_userns_blocker(true);
@@ -343,13 +364,15 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 }
 
 /*
+ * Root opens by handle a namespace it is not in only from the initial PID namespace; from another
+ * it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0).
+ *
  * linux:d2324a9317f0 ("nsfs: tighten permission checks for handle
  * opening", 7.0, stable 6.18+): a namespace the caller is not in opens only
  * for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial user and PID
  * namespaces.  The runner puts each case in a PID namespace of its own, so
  * there even real root is refused.
  */
-/* Root opens by handle a namespace it is not in only from the initial PID namespace; from another it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0). */
 TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 {
 	struct nsnew_nsfs_fh fh;
@@ -365,14 +388,14 @@ TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 	fd = ns_open(h.pid, "net");
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
-	ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+	ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 	close(fd);
 	nfd = nsnew_nsfs_open(&fh);
 	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
 	       nfd < 0 ? strerror(-nfd) : "opened");
 	if (init_pidns) {
 		ASSERT_LE(0, nfd);
-		EXPECT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+		EXPECT_EQ(0, ns_ident_of_fd(nfd, &back));
 		EXPECT_TRUE(ns_ident_eq(&id, &back));
 	} else {
 		EXPECT_EQ(-ESTALE, nfd);

@@ -148,18 +148,7 @@ FIXTURE(limit) {
 	long outside;
 };
 
-FIXTURE_VARIANT(limit) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(limit, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(limit, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(limit, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(limit, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(limit, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(limit, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(limit, user) { .flag = CLONE_NEWUSER };
-FIXTURE_VARIANT_ADD(limit, uts) { .flag = CLONE_NEWUTS };
+NS_TYPE_VARIANTS(limit);
 
 FIXTURE_SETUP(limit)
 {
@@ -189,7 +178,7 @@ TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 	NS_NEED_TYPE(r.t->name);
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r.t->sysctl);
 	NS_NEED_FEATURE(ns_read_long(path, &self->outside),
-			"/proc/sys/user/max_<type>_namespaces", "4.9");
+			"/proc/sys/user/max_*_namespaces", "4.9");
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, limit_inside, &r));
 	ASSERT_EQ(0, ns_read_long(path, &after));

@@ -107,12 +107,14 @@ static int proc_view_init(struct proc_req *q)
 }
 
 /*
+ * A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the
+ * reader's PID there (pid_namespaces(7)).
+ *
  * Inside: /proc/self on the namespace's own mount is "1"; on the mount made
  * in the parent namespace it is the process's PID there (NSpid's first
  * entry).  Outside: the parent reads the child's mount through
  * /proc/PID/root and finds only PID 1 and no /proc/self for itself.
  */
-/* A proc mount shows the PIDs of the mounter's namespace, whoever reads it; /proc/self gives the reader's PID there (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 {
 	struct proc_req q = { .test_pid = getpid() };
@@ -187,7 +189,10 @@ static int proc_mounter(struct mount_try *t)
 	return ns_wait(init, NS_WAIT_MS);
 }
 
-/* Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace (user_namespaces(7)). */
+/*
+ * Mounting proc needs CAP_SYS_ADMIN in the user namespace owning the caller's PID namespace
+ * (user_namespaces(7)).
+ */
 TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 {
 	struct mount_try *t = ns_shared_page(4096);
@@ -252,11 +257,13 @@ static int mount_after_unshare(struct active_rec *r)
 }
 
 /*
+ * proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its
+ * children enter (pid_namespaces(7)).
+ *
  * The mounter's own PID namespace counts, not pid_for_children: O (PID 1)
  * unshares, mounts proc and forks X.  On that mount /proc/self is "1" for
  * O and "2" for X, which is PID 1 of the new namespace; O sees 1 entry.
  */
-/* proc mounted after unshare(CLONE_NEWPID) shows the mounter's own PID namespace, not the one its children enter (pid_namespaces(7)). */
 TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 {
 	struct active_rec *r = ns_shared_page(4096);

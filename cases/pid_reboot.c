@@ -110,31 +110,46 @@ static int init_status_after(int cmd, bool from_member)
 	return pidns_reap(init, NS_WAIT_MS);
 }
 
-/* reboot(LINUX_REBOOT_CMD_RESTART) in a PID namespace: wait(2) reports its init killed by SIGHUP (reboot(2)). */
+/*
+ * reboot(LINUX_REBOOT_CMD_RESTART) in a PID namespace: wait(2) reports its init killed by SIGHUP
+ * (reboot(2)).
+ */
 TEST_F(pidns, reboot_restart_ends_init_with_sighup)
 {
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART, false));
 }
 
-/* reboot(LINUX_REBOOT_CMD_RESTART2) in a PID namespace: wait(2) reports its init killed by SIGHUP (reboot(2)). */
+/*
+ * reboot(LINUX_REBOOT_CMD_RESTART2) in a PID namespace: wait(2) reports its init killed by SIGHUP
+ * (reboot(2)).
+ */
 TEST_F(pidns, reboot_restart2_ends_init_with_sighup)
 {
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART2, false));
 }
 
-/* reboot(LINUX_REBOOT_CMD_POWER_OFF) in a PID namespace: wait(2) reports its init killed by SIGINT (reboot(2)). */
+/*
+ * reboot(LINUX_REBOOT_CMD_POWER_OFF) in a PID namespace: wait(2) reports its init killed by SIGINT
+ * (reboot(2)).
+ */
 TEST_F(pidns, reboot_power_off_ends_init_with_sigint)
 {
 	EXPECT_EQ(128 + SIGINT, init_status_after(LINUX_REBOOT_CMD_POWER_OFF, false));
 }
 
-/* reboot(LINUX_REBOOT_CMD_HALT) in a PID namespace: wait(2) reports its init killed by SIGINT (reboot(2)). */
+/*
+ * reboot(LINUX_REBOOT_CMD_HALT) in a PID namespace: wait(2) reports its init killed by SIGINT
+ * (reboot(2)).
+ */
 TEST_F(pidns, reboot_halt_ends_init_with_sigint)
 {
 	EXPECT_EQ(128 + SIGINT, init_status_after(LINUX_REBOOT_CMD_HALT, false));
 }
 
-/* reboot() by any member of a PID namespace, not only its init, ends that init (reboot(2), pid_namespaces(7)). */
+/*
+ * reboot() by any member of a PID namespace, not only its init, ends that init (reboot(2),
+ * pid_namespaces(7)).
+ */
 TEST_F(pidns, reboot_by_member_ends_namespace_init)
 {
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART, true));
@@ -217,7 +232,10 @@ static struct refused run_refused(struct __test_metadata *_metadata, int which)
 	return r;
 }
 
-/* In a PID namespace every reboot(2) command but restart, restart2, power-off and halt fails with EINVAL (reboot(2)). */
+/*
+ * In a PID namespace every reboot(2) command but restart, restart2, power-off and halt fails with
+ * EINVAL (reboot(2)).
+ */
 TEST_F(pidns, reboot_other_commands_in_pidns_are_einval)
 {
 	struct refused r = run_refused(_metadata, 0);
@@ -234,7 +252,9 @@ TEST_F(pidns, reboot_bad_magic_in_pidns_is_einval)
 	EXPECT_EQ(-EINVAL, r.bad_magic);
 }
 
-/* Without CAP_SYS_BOOT reboot(2) is EPERM in a PID namespace; its init lives on (reboot(2) ERRORS). */
+/*
+ * Without CAP_SYS_BOOT reboot(2) is EPERM in a PID namespace; its init lives on (reboot(2) ERRORS).
+ */
 TEST_F(pidns, reboot_without_cap_sys_boot_is_eperm)
 {
 	struct refused r = run_refused(_metadata, 2);
@@ -243,12 +263,14 @@ TEST_F(pidns, reboot_without_cap_sys_boot_is_eperm)
 }
 
 /*
+ * CAP_SYS_BOOT only in a user namespace below the PID namespace's owner does not allow reboot():
+ * EPERM (reboot(2) ERRORS).
+ *
  * reboot(2) says "CAP_SYS_BOOT inside its user namespace"; the kernel
  * checks it in the user namespace that owns the caller's PID namespace, so
  * root of a child user namespace (which holds CAP_SYS_BOOT there) is
  * refused.  Listed in the README.
  */
-/* CAP_SYS_BOOT only in a user namespace below the PID namespace's owner does not allow reboot(): EPERM (reboot(2) ERRORS). */
 TEST_F(pidns, reboot_with_cap_only_in_child_userns_is_eperm)
 {
 	struct refused r = run_refused(_metadata, 3);
@@ -275,7 +297,10 @@ static int nested_outer_init(struct nested_rec *r)
 	return 0;
 }
 
-/* reboot(2) ends the init of the caller's own PID namespace only: the parent namespace's init lives on (reboot(2), pid_namespaces(7)). */
+/*
+ * reboot(2) ends the init of the caller's own PID namespace only: the parent namespace's init lives
+ * on (reboot(2), pid_namespaces(7)).
+ */
 TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
 {
 	struct nested_rec *r = mmap(NULL, 4096, PROT_READ | PROT_WRITE,

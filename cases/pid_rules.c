@@ -72,7 +72,10 @@ static int idle_init(struct ns_sync *s)
 	return child_fail("no word from the parent");
 }
 
-/* SIGSTOP sent from the parent namespace stops the namespace's init, which has no handler (pid_namespaces(7)). */
+/*
+ * SIGSTOP sent from the parent namespace stops the namespace's init, which has no handler
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, sigstop_from_parent_namespace_stops_init)
 {
 	struct ns_sync s;
@@ -125,7 +128,10 @@ static int stopped_from_inside_init(struct ns_sync *s)
 	return ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS) ? child_fail("no release") : 0;
 }
 
-/* SIGSTOP sent to init by a member of its own namespace is dropped: init keeps running (pid_namespaces(7)). */
+/*
+ * SIGSTOP sent to init by a member of its own namespace is dropped: init keeps running
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, sigstop_from_inside_does_not_stop_init)
 {
 	struct ns_sync s;
@@ -319,20 +325,24 @@ static void run_adoption(struct __test_metadata *_metadata, bool use_setns)
 }
 
 /*
+ * An orphan whose parent setns()'d it into a child PID namespace goes to the init of the parent's
+ * namespace (pid_namespaces(7)).
+ *
  * S setns()es into a child PID namespace B (its init does wait(2)), forks
  * C there and exits: C goes to the init of S's namespace, not to B's init.
  */
-/* An orphan whose parent setns()'d it into a child PID namespace goes to the init of the parent's namespace (pid_namespaces(7)). */
 TEST_F(pidns, orphan_of_setns_caller_goes_to_callers_namespace_init)
 {
 	run_adoption(_metadata, true);
 }
 
 /*
+ * An orphan whose parent unshare()d CLONE_NEWPID goes to the init of the parent's namespace, not
+ * its own (pid_namespaces(7)).
+ *
  * S unshare()s, forks B's init and then C (PID 2 in B) and exits: C, a
  * member of B, goes to the init of S's namespace, not to B's own init.
  */
-/* An orphan whose parent unshare()d CLONE_NEWPID goes to the init of the parent's namespace, not its own (pid_namespaces(7)). */
 TEST_F(pidns, orphan_of_unshare_caller_goes_to_callers_namespace_init)
 {
 	run_adoption(_metadata, false);
@@ -387,11 +397,13 @@ static int unshare_twice(struct twice *t)
 }
 
 /*
+ * A process may unshare(CLONE_NEWPID) only once: a second unshare, or clone(CLONE_NEWPID), is
+ * EINVAL (pid_namespaces(7)).
+ *
  * The kernel refuses a new PID namespace while pid_for_children differs
  * from the caller's own: before and after the first child, and for
  * clone(CLONE_NEWPID) alike.
  */
-/* A process may unshare(CLONE_NEWPID) only once: a second unshare, or clone(CLONE_NEWPID), is EINVAL (pid_namespaces(7)). */
 TEST_F(pidns, second_unshare_newpid_is_einval)
 {
 	struct twice *t = ns_shared_page(4096);
@@ -497,18 +509,22 @@ static void run_threads(struct __test_metadata *_metadata, bool use_setns)
 }
 
 /*
+ * After unshare(CLONE_NEWPID) a new thread is refused with EINVAL; threads stay in one PID
+ * namespace (pid_namespaces(7)).
+ *
  * Threads must share a PID namespace, so once a process's children go to
  * another one, clone(CLONE_THREAD) (pthread_create()) fails with EINVAL
  * while fork() still works (copy_process() compares the caller's PID
  * namespace with pid_for_children for CLONE_THREAD).
  */
-/* After unshare(CLONE_NEWPID) a new thread is refused with EINVAL; threads stay in one PID namespace (pid_namespaces(7)). */
 TEST_F(pidns, thread_after_unshare_newpid_is_einval)
 {
 	run_threads(_metadata, false);
 }
 
-/* After setns() into a child PID namespace a new thread is refused with EINVAL (pid_namespaces(7)). */
+/*
+ * After setns() into a child PID namespace a new thread is refused with EINVAL (pid_namespaces(7)).
+ */
 TEST_F(pidns, thread_after_setns_pidns_is_einval)
 {
 	run_threads(_metadata, true);
@@ -553,7 +569,8 @@ static int clone_vm_sighand(struct vm_child *v)
 	if (stack == MAP_FAILED || pipe(v->go))
 		return child_fail("mmap, pipe: %m");
 	/* A private page: only CLONE_VM makes the child's writes visible. */
-	pid = clone(vm_child_fn, stack + size, CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND | SIGCHLD, v);
+	pid = clone(vm_child_fn, stack + size, CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND | SIGCHLD,
+		    v);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND): %m");
 	pfd.fd = ns_pidfd_open(pid);
@@ -587,10 +604,12 @@ static int vm_sighand_runner(void *arg)
 }
 
 /*
+ * clone(CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND) works: the child is PID 1 and shares the caller's
+ * memory (pid_namespaces(7)).
+ *
  * Before 4.3 (CLONE_SIGHAND) and 3.12 (CLONE_VM) these were EINVAL with
  * CLONE_NEWPID; the page says both restrictions are gone.
  */
-/* clone(CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND) works: the child is PID 1 and shares the caller's memory (pid_namespaces(7)). */
 TEST_F(pidns, clone_newpid_with_clone_vm_and_sighand_works)
 {
 	struct vm_child *v = ns_shared_page(4096);

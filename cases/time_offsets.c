@@ -186,10 +186,12 @@ static int format_member(void *arg)
 }
 
 /*
+ * timens_offsets has one "<clock-id> <secs> <nanosecs>" line for monotonic, then boottime, inside
+ * and from outside (time_namespaces(7)).
+ *
  * The test reads the member's file from outside while it lives (through
  * /proc of the test, where the member has its own PID).
  */
-/* timens_offsets has one "<clock-id> <secs> <nanosecs>" line for monotonic, then boottime, inside and from outside (time_namespaces(7)). */
 TEST(offsets_file_format_read_inside_and_outside)
 {
 	struct format_rec *r = ns_shared_page(1 << 16);
@@ -274,11 +276,13 @@ static int nest_member(void *arg)
 }
 
 /*
+ * A new time namespace inherits its creator's offsets; offsets are relative to the initial
+ * namespace, also when nested (time_namespaces(7)).
+ *
  * The nested namespace first shows the outer one's offsets (inherited);
  * its own 1 h monotonic offset then counts from the initial namespace's
  * clock, not from the outer namespace's (10 days).
  */
-/* A new time namespace inherits its creator's offsets; offsets are relative to the initial namespace, also when nested (time_namespaces(7)). */
 TEST(nested_ns_inherits_offsets_relative_to_initial)
 {
 	struct nest_rec *r = ns_shared_page(1 << 16);
@@ -351,7 +355,10 @@ static int run_writes(struct write_case *c, size_t n)
 	return rc;
 }
 
-/* Numeric clock ids 1 (CLOCK_MONOTONIC) and 7 (CLOCK_BOOTTIME) are accepted in place of the names (time_namespaces(7)). */
+/*
+ * Numeric clock ids 1 (CLOCK_MONOTONIC) and 7 (CLOCK_BOOTTIME) are accepted in place of the names
+ * (time_namespaces(7)).
+ */
 TEST(numeric_clock_ids_accepted)
 {
 	struct write_case c[] = {
@@ -368,15 +375,18 @@ TEST(numeric_clock_ids_accepted)
 }
 
 /*
+ * A clock-id other than monotonic/boottime (1/7) is EINVAL and changes nothing (time_namespaces(7)
+ * ERRORS).
+ *
  * Numeric ids of clocks a time namespace does not offset (0 REALTIME,
  * 2 PROCESS_CPUTIME, 4 MONOTONIC_RAW, 9 BOOTTIME_ALARM) and unknown names.
  */
-/* A clock-id other than monotonic/boottime (1/7) is EINVAL and changes nothing (time_namespaces(7) ERRORS). */
 TEST(invalid_clock_id_is_einval)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 100 0\n" }, { .text = "0 5 0\n" }, { .text = "2 5 0\n" }, { .text = "4 5 0\n" },
-		{ .text = "9 5 0\n" }, { .text = "monotonic_raw 5 0\n" }, { .text = "uptime 5 0\n" }, { .text = NULL },
+		{ .text = "monotonic 100 0\n" }, { .text = "0 5 0\n" }, { .text = "2 5 0\n" },
+		{ .text = "4 5 0\n" }, { .text = "9 5 0\n" }, { .text = "monotonic_raw 5 0\n" },
+		{ .text = "uptime 5 0\n" }, { .text = NULL },
 	};
 
 	NS_NEED_TYPE("time");
@@ -391,11 +401,14 @@ TEST(invalid_clock_id_is_einval)
 	}
 }
 
-/* offset-nanosecs above 999,999,999 is EINVAL; 999,999,999 is accepted (time_namespaces(7) ERRORS). */
+/*
+ * offset-nanosecs above 999,999,999 is EINVAL; 999,999,999 is accepted (time_namespaces(7) ERRORS).
+ */
 TEST(nanoseconds_above_999999999_is_einval)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 10 999999999\n" }, { .text = "monotonic 20 1000000000\n" }, { .text = NULL },
+		{ .text = "monotonic 10 999999999\n" }, { .text = "monotonic 20 1000000000\n" },
+		{ .text = NULL },
 	};
 
 	NS_NEED_TYPE("time");
@@ -408,11 +421,15 @@ TEST(nanoseconds_above_999999999_is_einval)
 	EXPECT_EQ(999999999, c[1].mono_ns);
 }
 
-/* Later writes replace one clock's offset and leave the other: the file may be written many times before entry (time_namespaces(7)). */
+/*
+ * Later writes replace one clock's offset and leave the other: the file may be written many times
+ * before entry (time_namespaces(7)).
+ */
 TEST(writes_before_entry_replace_per_clock)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 100 0\n" }, { .text = "boottime 200 0\n" }, { .text = "monotonic 300 0\n" }, { .text = NULL },
+		{ .text = "monotonic 100 0\n" }, { .text = "boottime 200 0\n" },
+		{ .text = "monotonic 300 0\n" }, { .text = NULL },
 	};
 
 	NS_NEED_TYPE("time");
@@ -460,10 +477,12 @@ static int ranges(void *arg)
 }
 
 /*
+ * Negative offsets are allowed, but not below a clock value of 0 or above KTIME_SEC_MAX/2: ERANGE
+ * (time_namespaces(7) ERRORS).
+ *
  * Boot time is at least monotonic time, so the boottime offset that keeps
  * the clock 1e6 s under the limit is accepted for any uptime under a year.
  */
-/* Negative offsets are allowed, but not below a clock value of 0 or above KTIME_SEC_MAX/2: ERANGE (time_namespaces(7) ERRORS). */
 TEST(offset_bounds_are_erange)
 {
 	struct range_rec *r = ns_shared_page(1 << 16);
@@ -528,7 +547,10 @@ TEST(write_without_cap_sys_time_is_eperm)
 	EXPECT_EQ(-EPERM, r->without_cap);
 }
 
-/* CAP_SYS_TIME is needed in the user namespace owning the time namespace: one in a child user namespace is EPERM (time_namespaces(7)). */
+/*
+ * CAP_SYS_TIME is needed in the user namespace owning the time namespace: one in a child user
+ * namespace is EPERM (time_namespaces(7)).
+ */
 TEST(write_with_cap_only_in_child_userns_is_eperm)
 {
 	struct perm_rec *r = ns_shared_page(1 << 16);
@@ -632,7 +654,10 @@ static int entry_by_setns(void *arg)
 	return rc;
 }
 
-/* Entering the namespace with setns(2) fixes its offsets like a birth there: later writes fail with EACCES (time_namespaces(7)). */
+/*
+ * Entering the namespace with setns(2) fixes its offsets like a birth there: later writes fail with
+ * EACCES (time_namespaces(7)).
+ */
 TEST(offsets_write_after_setns_entry_is_eacces)
 {
 	struct entry_rec *r = ns_shared_page(1 << 16);

@@ -500,7 +500,7 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 		errno = err;
 		return child_fail("NS_GET_USERNS on %s: %m", type);
 	}
-	err = userns_ident_of_fd(ufd, &owner);
+	err = ns_ident_of_fd(ufd, &owner);
 	close(ufd);
 	if (err || !ns_ident_eq(&user, &owner))
 		return child_fail("%s namespace is not owned by the process's user namespace",

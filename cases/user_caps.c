@@ -68,7 +68,10 @@ static int setid_unmapped(void *arg)
 	return rc;
 }
 
-/* setuid()/setgid() and their relatives to an id the user namespace does not map fail with EINVAL, with CAP_SETUID/CAP_SETGID (user_namespaces(7), setuid(2)). */
+/*
+ * setuid()/setgid() and their relatives to an id the user namespace does not map fail with EINVAL,
+ * with CAP_SETUID/CAP_SETGID (user_namespaces(7), setuid(2)).
+ */
 TEST(setuid_to_unmapped_id_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -109,7 +112,10 @@ static int create_checks(void *arg)
 	return ns_run(0, create_from_unmapped, arg) | ns_run(0, create_mapped, arg);
 }
 
-/* A process whose euid or egid has no mapping in its user namespace cannot create a user namespace: EPERM; with both mapped it can (user_namespaces(7), unshare(2)). */
+/*
+ * A process whose euid or egid has no mapping in its user namespace cannot create a user namespace:
+ * EPERM; with both mapped it can (user_namespaces(7), unshare(2)).
+ */
 TEST(unmapped_euid_or_egid_creates_no_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -178,7 +184,10 @@ static int dac_override(void *arg)
 	return rc;
 }
 
-/* CAP_DAC_OVERRIDE in a user namespace applies to a file only when both its owner and group are mapped there; otherwise EACCES (user_namespaces(7), capabilities(7)). */
+/*
+ * CAP_DAC_OVERRIDE in a user namespace applies to a file only when both its owner and group are
+ * mapped there; otherwise EACCES (user_namespaces(7), capabilities(7)).
+ */
 TEST(dac_override_needs_owner_and_group_mapped)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -205,7 +214,10 @@ static int no_clock(void *arg)
 	return rc;
 }
 
-/* CAP_SYS_TIME in a user namespace does not allow setting the system clock (owned by the initial namespace): EPERM (user_namespaces(7)). */
+/*
+ * CAP_SYS_TIME in a user namespace does not allow setting the system clock (owned by the initial
+ * namespace): EPERM (user_namespaces(7)).
+ */
 TEST(settime_eperm_with_cap_sys_time_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -231,7 +243,10 @@ static int no_mknod(void *arg)
 	return rc;
 }
 
-/* CAP_MKNOD in a user namespace does not allow creating device nodes: EPERM, while FIFOs and regular files work (user_namespaces(7), mknod(2)). */
+/*
+ * CAP_MKNOD in a user namespace does not allow creating device nodes: EPERM, while FIFOs and
+ * regular files work (user_namespaces(7), mknod(2)).
+ */
 TEST(mknod_device_eperm_with_cap_mknod_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -258,7 +273,10 @@ static int no_modules(void *arg)
 	return rc;
 }
 
-/* CAP_SYS_MODULE in a user namespace does not allow loading or removing kernel modules: EPERM before any argument is looked at (user_namespaces(7)). */
+/*
+ * CAP_SYS_MODULE in a user namespace does not allow loading or removing kernel modules: EPERM
+ * before any argument is looked at (user_namespaces(7)).
+ */
 TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 {
 	int rc;
@@ -317,7 +335,10 @@ static int no_sysctls(void *arg)
 	return rc;
 }
 
-/* Root of a user namespace cannot write the sysctls of the initial namespaces (EACCES), but can write those of a network namespace its user namespace owns (user_namespaces(7), proc(5)). */
+/*
+ * Root of a user namespace cannot write the sysctls of the initial namespaces (EACCES), but can
+ * write those of a network namespace its user namespace owns (user_namespaces(7), proc(5)).
+ */
 TEST(initial_sysctls_not_writable_from_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -362,7 +383,10 @@ static int no_netdev(void *arg)
 	return rc;
 }
 
-/* CAP_NET_ADMIN in a user namespace does not cover devices of a network namespace it does not own: EPERM, while the same ioctl works in its own netns (user_namespaces(7)). */
+/*
+ * CAP_NET_ADMIN in a user namespace does not cover devices of a network namespace it does not own:
+ * EPERM, while the same ioctl works in its own netns (user_namespaces(7)).
+ */
 TEST(initial_netns_device_config_eperm_from_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -405,7 +429,10 @@ static int bits_reset(void *arg)
 	return rc;
 }
 
-/* Securebits pass to children in the same user namespace; creating a user namespace (clone or unshare) resets them to 0, with every capability (user_namespaces(7)). */
+/*
+ * Securebits pass to children in the same user namespace; creating a user namespace (clone or
+ * unshare) resets them to 0, with every capability (user_namespaces(7)).
+ */
 TEST(securebits_reset_by_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -457,7 +484,10 @@ static int sets_reset(void *arg)
 	return ns_caps_all_effective() ? 0 : child_fail("not every capability effective");
 }
 
-/* A new user namespace gives its first process full permitted, effective and bounding sets and empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)). */
+/*
+ * A new user namespace gives its first process full permitted, effective and bounding sets and
+ * empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)).
+ */
 TEST(new_userns_resets_bounding_inheritable_ambient)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -481,12 +511,16 @@ static int noroot_exec(void *arg)
 		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx",
 				  without.uid, without.prm, without.eff);
 	if (with.uid != 0 || with.prm != 0 || with.eff != 0)
-		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, expected none",
+		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, "
+				  "expected none",
 				  with.uid, with.prm, with.eff);
 	return 0;
 }
 
-/* Securebits set inside a user namespace govern execve() there: with SECBIT_NOROOT, root of the namespace gets no capabilities from execve() (user_namespaces(7), capabilities(7)). */
+/*
+ * Securebits set inside a user namespace govern execve() there: with SECBIT_NOROOT, root of the
+ * namespace gets no capabilities from execve() (user_namespaces(7), capabilities(7)).
+ */
 TEST(securebits_noroot_applies_to_execve_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();

@@ -144,7 +144,10 @@ static int v3_outside(void *arg)
 	return rc;
 }
 
-/* File capabilities written by root of a user namespace are stored as v3 with rootid its root's outer uid: v2 read inside, v3 with that rootid read outside (capabilities(7), 4.14). */
+/*
+ * File capabilities written by root of a user namespace are stored as v3 with rootid its root's
+ * outer uid: v2 read inside, v3 with that rootid read outside (capabilities(7), 4.14).
+ */
 TEST(fcaps_written_in_userns_stored_as_v3_with_rootid)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -201,7 +204,10 @@ static int honoured(void *arg)
 	return rc;
 }
 
-/* v3 file capabilities take effect in the namespace whose root wrote them and in its descendants, where that uid is not root (capabilities(7), user_namespaces(7)). */
+/*
+ * v3 file capabilities take effect in the namespace whose root wrote them and in its descendants,
+ * where that uid is not root (capabilities(7), user_namespaces(7)).
+ */
 TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -290,7 +296,10 @@ static int ignored_elsewhere(void *arg)
 	return rc;
 }
 
-/* v3 file capabilities are ignored in every user namespace where their rootid is not root of it or of an ancestor: siblings and the initial namespace (capabilities(7)). */
+/*
+ * v3 file capabilities are ignored in every user namespace where their rootid is not root of it or
+ * of an ancestor: siblings and the initial namespace (capabilities(7)).
+ */
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {
 	SKIP_UNLESS_REAL_ROOT();
@@ -335,7 +344,10 @@ static int suid_programs(void *arg)
 	return run_mapped("0 100000 1000\n", suid_inside, NULL);
 }
 
-/* A set-user-ID/set-group-ID program executed inside a user namespace takes its owner's ids when they are mapped there, and keeps the caller's when not (user_namespaces(7), execve(2)). */
+/*
+ * A set-user-ID/set-group-ID program executed inside a user namespace takes its owner's ids when
+ * they are mapped there, and keeps the caller's when not (user_namespaces(7), execve(2)).
+ */
 TEST(setid_program_inside_honours_mapped_owner_only)
 {
 	SKIP_UNLESS_REAL_ROOT();

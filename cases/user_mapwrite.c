@@ -98,7 +98,10 @@ static int parent_writes(void *arg)
 	return rc;
 }
 
-/* A process in the parent user namespace may write the child's uid_map and gid_map; the child then has the ids (user_namespaces(7), article part 5). */
+/*
+ * A process in the parent user namespace may write the child's uid_map and gid_map; the child then
+ * has the ids (user_namespaces(7), article part 5).
+ */
 TEST(map_written_from_parent_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -137,7 +140,10 @@ static int sibling_writes(void *arg)
 	return rc;
 }
 
-/* A writer in a sibling user namespace, even with every capability there, gets EPERM (user_namespaces(7): writer in the namespace or its parent). */
+/*
+ * A writer in a sibling user namespace, even with every capability there, gets EPERM
+ * (user_namespaces(7): writer in the namespace or its parent).
+ */
 TEST(map_write_from_sibling_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -193,7 +199,10 @@ static int grandparent_writes(void *arg)
 	return rc;
 }
 
-/* A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then works (user_namespaces(7)). */
+/*
+ * A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then
+ * works (user_namespaces(7)).
+ */
 TEST(map_write_from_grandparent_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -223,7 +232,10 @@ static int unmapped_lower(void *arg)
 	return rc;
 }
 
-/* Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even for its root (user_namespaces(7)). */
+/*
+ * Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even
+ * for its root (user_namespaces(7)).
+ */
 TEST(map_of_id_unmapped_in_parent_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -269,11 +281,13 @@ static int target_caps(void *arg)
 }
 
 /*
+ * Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file:
+ * without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)).
+ *
  * user_namespaces(7) asks for CAP_SETUID (CAP_SETGID) in the target
  * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
  * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
  */
-/* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
 TEST(map_write_needs_opener_cap_sys_admin_in_target)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -304,7 +318,10 @@ static int deny_inherited(void *arg)
 	return rc;
 }
 
-/* "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be turned back to "allow" (EPERM) (user_namespaces(7)). */
+/*
+ * "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be
+ * turned back to "allow" (EPERM) (user_namespaces(7)).
+ */
 TEST(setgroups_deny_inherited_and_permanent)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -349,7 +366,10 @@ static int unmapped_shown(void *arg)
 	return rc;
 }
 
-/* An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and as the overflow uid in credentials (user_namespaces(7)). */
+/*
+ * An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and
+ * as the overflow uid in credentials (user_namespaces(7)).
+ */
 TEST(unmapped_id_reads_4294967295_in_maps)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -381,10 +401,12 @@ static int projid_rules(void *arg)
 }
 
 /*
+ * projid_map starts empty, takes one write of project ids mapped in the parent even from a process
+ * without capabilities, then EPERM (user_namespaces(7)).
+ *
  * Project ids need no capability (new_idmap_permitted() lets anyone
  * map them); the parent's projid_map must cover them.
  */
-/* projid_map starts empty, takes one write of project ids mapped in the parent even from a process without capabilities, then EPERM (user_namespaces(7)). */
 TEST(projid_map_written_once_without_capabilities)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -436,10 +458,12 @@ static int nodump_child(void *arg)
 }
 
 /*
+ * A non-dumpable process's map files belong to root: opening them for writing fails with EACCES,
+ * for the process itself and its parent (user_namespaces(7), proc(5)).
+ *
  * The own-id write after PR_SET_DUMPABLE 1 gives EPERM, not success: the
  * map "0 0 1" names an id (0) that is not the writer's.
  */
-/* A non-dumpable process's map files belong to root: opening them for writing fails with EACCES, for the process itself and its parent (user_namespaces(7), proc(5)). */
 TEST(map_of_nondumpable_process_eacces)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -496,10 +520,12 @@ static int opener_and_writer(void *arg)
 }
 
 /*
+ * With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else
+ * EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)).
+ *
  * Needs real root: every user namespace an unprivileged process can make
  * has setgroups "deny" (its own gid_map needs it), and children inherit it.
  */
-/* With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)). */
 TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 {
 	SKIP_UNLESS_REAL_ROOT();
@@ -526,7 +552,10 @@ static int range_without_setuid(void *arg)
 	return rc;
 }
 
-/* Mapping anything beyond the writer's own single id needs CAP_SETUID in the parent namespace: EPERM without, success with (user_namespaces(7)). */
+/*
+ * Mapping anything beyond the writer's own single id needs CAP_SETUID in the parent namespace:
+ * EPERM without, success with (user_namespaces(7)).
+ */
 TEST(uid_map_range_needs_cap_setuid)
 {
 	SKIP_UNLESS_REAL_ROOT();
@@ -576,12 +605,14 @@ static int root_needs_setfcap(void *arg)
 }
 
 /*
+ * A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent
+ * (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12).
+ *
  * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
  * 5.12: otherwise the namespace's root could write v3 file capabilities
  * that the writer itself could not.  The kernel looks for an extent whose
  * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
  */
-/* A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12). */
 TEST(map_of_root_needs_cap_setfcap)
 {
 	SKIP_UNLESS_REAL_ROOT();

@@ -49,7 +49,7 @@ static int owned_by(const char *type, const struct ns_ident *owner)
 	close(fd);
 	if (ufd < 0)
 		return child_fail("NS_GET_USERNS on %s: %m", type);
-	err = userns_ident_of_fd(ufd, &got);
+	err = ns_ident_of_fd(ufd, &got);
 	close(ufd);
 	if (err)
 		return child_fail("fstat owner of %s", type);
@@ -90,7 +90,10 @@ static int combined(void *arg)
 	return rc;
 }
 
-/* One unshare(CLONE_NEWUSER | every other CLONE_NEW*) makes the user namespace first: each other namespace it creates is owned by the new one (user_namespaces(7), unshare(2)). */
+/*
+ * One unshare(CLONE_NEWUSER | every other CLONE_NEW*) makes the user namespace first: each other
+ * namespace it creates is owned by the new one (user_namespaces(7), unshare(2)).
+ */
 TEST(combined_unshare_namespaces_owned_by_new_userns)
 {
 	bool time = ns_type_available("time");
@@ -136,7 +139,10 @@ static int owner_after_setns(void *arg)
 	return rc;
 }
 
-/* A namespace is owned by the user namespace its creator is in at creation: after setns() into user ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)). */
+/*
+ * A namespace is owned by the user namespace its creator is in at creation: after setns() into user
+ * ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)).
+ */
 TEST(owner_is_creators_userns_after_setns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -241,11 +247,13 @@ static int owner_decides(void *arg)
 }
 
 /*
+ * A namespace stays owned by the user ns its creator was in: root of a child user ns gets EPERM on
+ * it (uts, net, mnt, cgroup) but not on one it creates (user_namespaces(7)).
+ *
  * No ipc variant: the ipc sysctls and object permissions compare the
  * caller's uid with the owner's root uid, which is the same kernel uid for
  * A and B when only one id can be mapped.
  */
-/* A namespace stays owned by the user ns its creator was in: root of a child user ns gets EPERM on it (uts, net, mnt, cgroup) but not on one it creates (user_namespaces(7)). */
 TEST_F(owner, privilege_decided_by_owning_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -378,7 +386,10 @@ static int socket_crossing(void *arg)
 	return rc;
 }
 
-/* A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)). */
+/*
+ * A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the
+ * parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)).
+ */
 TEST(socket_privilege_follows_netns_owner)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -437,7 +448,10 @@ static int file_crossing(void *arg)
 	return rc;
 }
 
-/* A file opened in a user namespace and passed out keeps the access granted at open, to a receiver that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)). */
+/*
+ * A file opened in a user namespace and passed out keeps the access granted at open, to a receiver
+ * that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)).
+ */
 TEST(file_fd_keeps_access_across_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
@@ -496,10 +510,12 @@ static int ipc_crossing(void *arg)
 }
 
 /*
+ * The owner and creator ids of a System V IPC object read through each reader's user namespace: 0
+ * in the creator's, 7 where that uid is 7, the overflow uid where unmapped (user_namespaces(7)).
+ *
  * stat_queue_in() compares with the reader's getuid(), which in the
  * unmapped child is the overflow uid too.
  */
-/* The owner and creator ids of a System V IPC object read through each reader's user namespace: 0 in the creator's, 7 where that uid is 7, the overflow uid where unmapped (user_namespaces(7)). */
 TEST(ipc_object_ids_read_per_reader_userns)
 {
 	NS_NEED_UNPRIV_USERNS();

@@ -42,7 +42,7 @@ static int target_start(struct userns_holder *h, struct target *t)
 		return child_fail("child in a new user namespace failed");
 	t->holder = h->pid;
 	t->fd = ns_open(h->pid, "user");
-	if (t->fd < 0 || userns_ident_of_fd(t->fd, &t->id)) {
+	if (t->fd < 0 || ns_ident_of_fd(t->fd, &t->id)) {
 		userns_release(h);
 		return child_fail("open /proc/%d/ns/user: %s", h->pid, strerror(-t->fd));
 	}
@@ -188,7 +188,7 @@ static int join_ancestor(void *arg)
 
 	(void)arg;
 	t.fd = ns_open(0, "user");
-	if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
+	if (t.fd < 0 || ns_ident_of_fd(t.fd, &t.id))
 		return child_fail("open own user ns: %s", strerror(-t.fd));
 	if (ns_unshare_userns_root(0))
 		return child_fail("child user namespace: %m");
@@ -217,7 +217,7 @@ static int join_own(void *arg)
 		if (round == 1 && ns_unshare_userns_root(0))
 			return child_fail("new user namespace: %m");
 		t.fd = ns_open(0, "user");
-		if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
+		if (t.fd < 0 || ns_ident_of_fd(t.fd, &t.id))
 			return child_fail("open own user ns: %s", strerror(-t.fd));
 		if (setns(t.fd, CLONE_NEWUSER) == 0)
 			return child_fail("setns into the own user namespace succeeded");
@@ -513,7 +513,7 @@ static int levels_up_to(int fd, const struct ns_ident *top)
 	struct ns_ident id;
 	int n = 0, up;
 
-	while (!userns_ident_of_fd(fd, &id) && !ns_ident_eq(&id, top) && n < 70) {
+	while (!ns_ident_of_fd(fd, &id) && !ns_ident_eq(&id, top) && n < 70) {
 		up = ioctl(fd, NS_GET_PARENT);
 		close(fd);
 		if (up < 0)
@@ -634,7 +634,7 @@ TEST(max_user_namespaces_lowered_in_child_enospc)
 {
 	long before, after;
 
-	NS_NEED_FEATURE(access(MAX_USERNS, F_OK), "/proc/sys/user/max_<type>_namespaces", "4.9");
+	NS_NEED_FEATURE(access(MAX_USERNS, F_OK), "/proc/sys/user/max_*_namespaces", "4.9");
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &before));
 	ASSERT_EQ(0, userns_run_unpriv(lowered_limit, NULL));
