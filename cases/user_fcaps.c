@@ -33,12 +33,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_UNLESS_REAL_ROOT() do { \
-	const char *why_ = idpeer_needs_real_root(); \
-	if (why_) \
-		SKIP(return, "%s", why_); \
-} while (0)
-
 #define PROG "/tmp/nsconform-prog"
 #define PLAIN "/tmp/nsconform-plain"
 #define NET_RAW IDPEER_CAP(CAP_NET_RAW)
@@ -302,7 +296,7 @@ static int ignored_elsewhere(void *arg)
  */
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, ignored_elsewhere, NULL));
 }
 
@@ -350,7 +344,7 @@ static int suid_programs(void *arg)
  */
 TEST(setid_program_inside_honours_mapped_owner_only)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, suid_programs, NULL));
 }
 

@@ -27,12 +27,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_UNLESS_REAL_ROOT() do { \
-	const char *why_ = idpeer_needs_real_root(); \
-	if (why_) \
-		SKIP(return, "%s", why_); \
-} while (0)
-
 /* Write @text to /proc/@pid/@file and expect -@err (0: success). */
 static int expect_write(pid_t pid, const char *file, const char *text, int err)
 {
@@ -528,7 +522,7 @@ static int opener_and_writer(void *arg)
  */
 TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, opener_and_writer, NULL));
 }
 
@@ -558,7 +552,7 @@ static int range_without_setuid(void *arg)
  */
 TEST(uid_map_range_needs_cap_setuid)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, range_without_setuid, NULL));
 }
 
@@ -615,7 +609,7 @@ static int root_needs_setfcap(void *arg)
  */
 TEST(map_of_root_needs_cap_setfcap)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
 
