@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgview.h"
+#include "cgroupns.h"
 #include "nsconform.h"
 #include "userns.h"
 #include "kselftest_harness.h"
@@ -204,11 +204,11 @@ TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 /* --- own v2 cgroups ----------------------------------------------------------- */
 
 FIXTURE(own) {
-	char v2point[CGVIEW_PATHLEN];	/* where cgroup2 is mounted ("" if not) */
-	char mine[CGVIEW_PATHLEN];	/* our v2 path */
-	char base[2 * CGVIEW_PATHLEN];	/* .../nscr-PID, made by us */
-	char a[2 * CGVIEW_PATHLEN + 8];	/* base/a: the namespace root */
-	char b[2 * CGVIEW_PATHLEN + 8];	/* base/b: outside it */
+	char v2point[CGNS_PATH_MAX];	/* where cgroup2 is mounted ("" if not) */
+	char mine[CGNS_PATH_MAX];	/* our v2 path */
+	char base[2 * CGNS_PATH_MAX];	/* .../nscr-PID, made by us */
+	char a[2 * CGNS_PATH_MAX + 8];	/* base/a: the namespace root */
+	char b[2 * CGNS_PATH_MAX + 8];	/* base/b: outside it */
 	bool nsdelegate;		/* the v2 superblock has nsdelegate */
 	bool made;
 	const char *why;
@@ -216,8 +216,8 @@ FIXTURE(own) {
 
 FIXTURE_SETUP(own)
 {
-	struct cgview_mount m[CGVIEW_MAX];
-	int n = cgview_mounts(0, m, CGVIEW_MAX);
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
+	int n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 
 	self->made = false;
 	self->v2point[0] = '\0';
@@ -229,7 +229,7 @@ FIXTURE_SETUP(own)
 		self->nsdelegate = strstr(m[i].opts, "nsdelegate") != NULL;
 		break;
 	}
-	if (!self->v2point[0] || cgview_path(0, "", self->mine, sizeof(self->mine)))
+	if (!self->v2point[0] || cgns_path(0, "", self->mine))
 		return;
 	snprintf(self->base, sizeof(self->base), "%s%s/nscr-%d", self->v2point,
 		 strcmp(self->mine, "/") ? self->mine : "", getpid());
@@ -253,7 +253,7 @@ static void rmdir_retry(const char *dir)
 
 FIXTURE_TEARDOWN(own)
 {
-	char sub[2 * CGVIEW_PATHLEN + 16];
+	char sub[2 * CGNS_PATH_MAX + 16];
 
 	if (!self->made)
 		return;
@@ -277,8 +277,8 @@ static void dotdots(const char *path, char *out, size_t len)
 
 struct root_rec {
 	int n;
-	struct cgview_mount before[CGVIEW_MAX], inside[CGVIEW_MAX];
-	char path[CGVIEW_MAX][CGVIEW_PATHLEN];	/* our path per mount, before */
+	struct cgns_mount before[CGNS_MOUNTS_MAX], inside[CGNS_MOUNTS_MAX];
+	char path[CGNS_MOUNTS_MAX][CGNS_PATH_MAX];	/* our path per mount, before */
 };
 
 static int mountinfo_inside(void *arg)
@@ -287,7 +287,7 @@ static int mountinfo_inside(void *arg)
 
 	if (unshare(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
-	return cgview_mounts(0, r->inside, CGVIEW_MAX) == r->n ? 0 :
+	return cgns_mounts(0, NULL, r->inside, CGNS_MOUNTS_MAX) == r->n ? 0 :
 		child_fail("the mounts changed");
 }
 
@@ -311,17 +311,17 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (self->made && cgview_write(self->a, "cgroup.procs", "0"))
+		if (self->made && cgns_write(self->a, "cgroup.procs", "0"))
 			_exit(child_fail("enter %s: %m", self->a));
-		r->n = cgview_mounts(0, r->before, CGVIEW_MAX);
+		r->n = cgns_mounts(0, NULL, r->before, CGNS_MOUNTS_MAX);
 		for (int i = 0; i < r->n; i++)
-			if (cgview_path(0, r->before[i].ctrl, r->path[i], CGVIEW_PATHLEN))
+			if (cgns_path(0, r->before[i].ctrl, r->path[i]))
 				r->path[i][0] = '\0';
 		_exit(ns_run_admin(0, mountinfo_inside, r));
 	}
 	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
 	for (int i = 0; i < r->n; i++) {
-		char want[CGVIEW_PATHLEN];
+		char want[CGNS_PATH_MAX];
 
 		if (strcmp(r->before[i].root, "/") || !r->path[i][0] || !strcmp(r->path[i], "/"))
 			continue;
@@ -336,7 +336,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 }
 
 struct deleg_rec {
-	char v2point[CGVIEW_PATHLEN];
+	char v2point[CGNS_PATH_MAX];
 	bool nsdelegate;	/* the host's superblock, before */
 	char inside_opts[256];	/* super options of the mount made inside */
 	int mounted;
@@ -345,7 +345,7 @@ struct deleg_rec {
 static int mount_opposite(void *arg)
 {
 	struct deleg_rec *r = arg;
-	struct cgview_mount m[CGVIEW_MAX];
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
 	int n;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
@@ -355,7 +355,7 @@ static int mount_opposite(void *arg)
 	if (mount("cgroup2", "/tmp/cg", "cgroup2", 0, r->nsdelegate ? "" : "nsdelegate"))
 		return child_fail("mount cgroup2 inside: %m");
 	r->mounted = 1;
-	n = cgview_mounts(0, m, CGVIEW_MAX);
+	n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(m[i].point, "/tmp/cg"))
 			snprintf(r->inside_opts, sizeof(r->inside_opts), "%s", m[i].opts);
@@ -373,7 +373,7 @@ static int mount_opposite(void *arg)
 TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 {
 	struct deleg_rec *r = ns_shared_page(1 << 18);
-	struct cgview_mount m[CGVIEW_MAX];
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
 	bool after = !self->nsdelegate;
 	int n;
 
@@ -386,7 +386,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 	ASSERT_EQ(1, r->mounted);
 	EXPECT_EQ(self->nsdelegate, strstr(r->inside_opts, "nsdelegate") != NULL)
 		TH_LOG("the inside mount has \"%s\"", r->inside_opts);
-	n = cgview_mounts(0, m, CGVIEW_MAX);
+	n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(m[i].point, self->v2point))
 			after = strstr(m[i].opts, "nsdelegate") != NULL;
@@ -414,22 +414,22 @@ struct boundary_rec {
 
 static int boundary_inside(struct boundary_rec *r, const char *a)
 {
-	char sub[2 * CGVIEW_PATHLEN + 16];
+	char sub[2 * CGNS_PATH_MAX + 16];
 
-	if (cgview_write(a, "cgroup.procs", "0"))
+	if (cgns_write(a, "cgroup.procs", "0"))
 		return child_fail("enter %s: %m", a);
 	if (ns_unshare_admin(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
-	r->root_max_depth = cgview_write(a, "cgroup.max.depth", "max");
-	r->root_subtree = cgview_write(a, "cgroup.subtree_control", "");
+	r->root_max_depth = cgns_write(a, "cgroup.max.depth", "max");
+	r->root_subtree = cgns_write(a, "cgroup.subtree_control", "");
 	snprintf(sub, sizeof(sub), "%s/sub", a);
 	r->mkdir_sub = mkdir(sub, 0755) ? -errno : 0;
-	r->sub_max_depth = cgview_write(sub, "cgroup.max.depth", "max");
+	r->sub_max_depth = cgns_write(sub, "cgroup.max.depth", "max");
 	{
 		char pid[16];
 
 		snprintf(pid, sizeof(pid), "%d", r->outsider);
-		r->pull_outsider = cgview_write(a, "cgroup.procs", pid);
+		r->pull_outsider = cgns_write(a, "cgroup.procs", pid);
 	}
 	return 0;
 }
@@ -452,7 +452,7 @@ TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
 	outsider = ns_clone(0);
 	ASSERT_LE(0, outsider);
 	if (outsider == 0) {
-		if (cgview_write(self->b, "cgroup.procs", "0"))
+		if (cgns_write(self->b, "cgroup.procs", "0"))
 			_exit(child_fail("enter b: %m"));
 		pause();
 		_exit(0);

@@ -26,7 +26,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgview.h"
 #include "nsconform.h"
 #include "netns.h"
 #include "kselftest_harness.h"
@@ -556,7 +555,7 @@ static int mni_child(void *arg)
 
 	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
 	if (!r->write_err)
-		r->write_err = cgview_write("/proc/sys/kernel", "sem", "250 32000 32 1");
+		r->write_err = ns_write_file("/proc/sys/kernel/sem", "250 32000 32 1");
 	if (!r->write_err)
 		r->write_err = sysctl_write_long("/proc/sys/kernel/msgmni", 1);
 	if (r->write_err)
