@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "nserrors.h"
+#include "nsnew.h"
 #include "userns.h"
 #include "kselftest_harness.h"
 
@@ -181,17 +182,10 @@ TEST(setns_mntns_while_sharing_fs_einval)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-/* NS_CHILD_SKIP when setns() takes no pidfd (pidfd_open 5.3, setns 5.8). */
-static int pidfd_missing(int pidfd)
+/* The holder's pidfd: the feature was probed (NSNEW_SETNS_PIDFD), so it must open. */
+static int pidfd_opened(int pidfd)
 {
-	pid_t pid;
-
-	if (pidfd < 0)
-		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("pidfd_open: %m");
-	pid = ns_clone(0);
-	if (pid == 0)
-		_exit(setns(pidfd, CLONE_NEWUTS) ? 1 : 0);
-	return ns_wait(pid, NS_WAIT_MS) ? NS_CHILD_SKIP : 0;
+	return pidfd < 0 ? child_fail("pidfd_open: %m") : 0;
 }
 
 static int pidfd_mnt_worker(void *arg)
@@ -201,7 +195,7 @@ static int pidfd_mnt_worker(void *arg)
 	int rc = hold_mnt_uts(&f);
 
 	if (!rc)
-		rc = pidfd_missing(f.pidfd);
+		rc = pidfd_opened(f.pidfd);
 	if (!rc)
 		rc = shared_fs_refused(f.pidfd, flags, 0, &f.target);
 	if (!rc)
@@ -210,8 +204,6 @@ static int pidfd_mnt_worker(void *arg)
 	return rc;
 }
 
-#define PIDFD_SKIP "setns() with a pidfd not supported by this kernel (added in 5.8)"
-
 static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flags)
 {
 	const char *why = ns_userns_blocker(false);
@@ -219,9 +211,8 @@ static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flag
 
 	if (why)
 		SKIP(return, "%s", why);
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -260,7 +251,7 @@ static int pidfd_flags_worker(void *arg)
 
 	(void)arg;
 	if (!rc)
-		rc = pidfd_missing(f.pidfd);
+		rc = pidfd_opened(f.pidfd);
 	if (!rc && take(&before))
 		rc = child_fail("stat: %m");
 	for (size_t i = 0; !rc && i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -291,9 +282,8 @@ TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 
 	if (why)
 		SKIP(return, "%s", why);
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -305,7 +295,7 @@ static int pidfd_reaped_worker(void *arg)
 
 	(void)arg;
 	if (!rc)
-		rc = pidfd_missing(f.pidfd);
+		rc = pidfd_opened(f.pidfd);
 	pidfd = f.pidfd;
 	f.pidfd = -1;
 	release(&f);	/* the holder exits and is waited for */
@@ -334,9 +324,8 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 	if (why)
 		SKIP(return, "%s", why);
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
