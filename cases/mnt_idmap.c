@@ -28,17 +28,15 @@
 #include "userns.h"
 #include "idpeer.h"
 #include "mntcov.h"
+#include "nsnew.h"
 #include "kselftest_harness.h"
 
 /* Exit codes of the children for what the kernel lacks. */
 #define NO_SETATTR 42
-#define NO_TMPFS_IDMAP 43
 
 #define SKIP_FOR(rc) do { \
 	if ((rc) == NO_SETATTR) \
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
-	if ((rc) == NO_TMPFS_IDMAP) \
-		SKIP(return, "idmapped tmpfs mounts not supported by this kernel (added in 6.3)"); \
 } while (0)
 
 struct idm {
@@ -99,8 +97,6 @@ static int idm_attach(struct idm *m)
 	if (idmap(m->tree, m->u2fd)) {
 		if (errno == ENOSYS)
 			return NO_SETATTR;
-		if (errno == EINVAL)
-			return NO_TMPFS_IDMAP;
 		return child_fail("MOUNT_ATTR_IDMAP on a clone of /tmp/src: %m");
 	}
 	if (mntcov_attach(m->tree, "/tmp/idm"))
@@ -167,6 +163,7 @@ TEST(idmapped_mount_maps_ownership_read_through_it)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
+	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
 	rc = userns_run_unpriv(read_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -205,6 +202,7 @@ TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
+	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
 	rc = userns_run_unpriv(create_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -274,6 +272,7 @@ TEST(idmap_userns_fd_rules)
 	NS_NEED_UNPRIV_USERNS();
 	if (!ns_in_initial_userns())
 		SKIP(return, "not started in the initial user namespace");
+	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
 	rc = userns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -330,6 +329,7 @@ TEST(idmap_mount_rules)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
+	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
 	rc = userns_run_unpriv(mount_rules, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -418,6 +418,7 @@ TEST(idmapped_mount_remaps_owners_and_writes)
 
 	if (why)
 		SKIP(return, "%s", why);
+	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
 	rc = ns_run(CLONE_NEWNS, remap, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
