@@ -186,6 +186,15 @@ static int combo_worker(void *arg)
 		return child_fail("clone(%#lx): %s, not EINVAL", c->bad,
 				  err ? strerror(-err) : "granted");
 	if (c->fork_like) {
+		/* clone3() (5.3) is there unless a plain one says ENOSYS */
+		bool have_clone3;
+
+		pid = ns_clone3(0);
+		if (pid == 0)
+			_exit(0);
+		have_clone3 = pid > 0 || errno != ENOSYS;
+		if (pid > 0)
+			ns_wait(pid, NS_WAIT_MS);
 		errno = 0;
 		pid = ns_clone3(c->bad);
 		if (pid == 0)
@@ -193,9 +202,10 @@ static int combo_worker(void *arg)
 		err = errno;
 		if (pid > 0)
 			ns_wait(pid, NS_WAIT_MS);
-		if (pid > 0 || (err != EINVAL && err != ENOSYS))
-			return child_fail("clone3(%#lx): %s, not EINVAL", c->bad,
-					  pid > 0 ? "granted" : strerror(err));
+		if (pid > 0 || err != (have_clone3 ? EINVAL : ENOSYS))
+			return child_fail("clone3(%#lx): %s, not %s", c->bad,
+					  pid > 0 ? "granted" : strerror(err),
+					  have_clone3 ? "EINVAL" : "ENOSYS");
 	}
 	if (waitpid(-1, &status, WNOHANG | __WALL) != -1 || errno != ECHILD)
 		return child_fail("a refused clone left a child behind");
@@ -254,12 +264,20 @@ TEST_F(combo, clone_refuses_pair_with_einval)
 
 /* --- CLONE_PARENT ---------------------------------------------------------- */
 
+/* A CLONE_PARENT child: its getppid() as its parent sees it, to the pipe @arg. */
+static int report_ppid(void *arg)
+{
+	pid_t ppid = getppid();
+
+	return write(*(int *)arg, &ppid, sizeof(ppid)) == sizeof(ppid) ? 0 : 1;
+}
+
 /* In a new PID namespace: init may not use CLONE_PARENT; its child may. */
 static int parent_from_init(void *arg)
 {
 	struct ns_sync s;
 	pid_t ppid = -1, pid;
-	int p[2], err, code;
+	int err, code;
 
 	(void)arg;
 	if (getpid() != 1)
@@ -268,27 +286,41 @@ static int parent_from_init(void *arg)
 	if (err != -EINVAL)
 		return child_fail("clone(CLONE_PARENT) by init: %s, not EINVAL",
 				  err ? strerror(-err) : "granted");
-	/* the control: pid 2 may, and its new sibling is init's child */
-	if (ns_sync_init(&s) || pipe2(p, O_CLOEXEC))
+	/*
+	 * The control: pid 2 may, and its new sibling is init's child.  The
+	 * sibling's getppid() is read while pid 2 still lives: once pid 2 has
+	 * exited, a child of its own would be reparented to init as well.
+	 */
+	if (ns_sync_init(&s))
 		return child_fail("pipe: %m");
 	pid = ns_clone(0);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
-		pid_t sib;
+		struct pollfd pfd = { .events = POLLIN };
+		pid_t sib, sib_ppid = -1;
+		int q[2];
 
 		ns_sync_child_side(&s);
-		sib = nserr_clone_on_stack(CLONE_PARENT, nserr_report_running, &p[1]);
+		if (pipe2(q, O_CLOEXEC))
+			_exit(child_fail("pipe: %m"));
+		sib = nserr_clone_on_stack(CLONE_PARENT, report_ppid, &q[1]);
 		if (sib < 0)
 			_exit(child_fail("clone(CLONE_PARENT) by pid %d: %m", getpid()));
-		ns_sync_tell(&s, true, &sib, sizeof(sib));
+		close(q[1]);
+		pfd.fd = q[0];
+		if (poll(&pfd, 1, NS_WAIT_MS) != 1 ||
+		    read(q[0], &sib_ppid, sizeof(sib_ppid)) != sizeof(sib_ppid))
+			sib_ppid = -1;	/* never ran */
+		ns_sync_tell(&s, true, &sib_ppid, sizeof(sib_ppid));
 		_exit(0);
 	}
 	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &ppid, sizeof(ppid), NS_WAIT_MS))
 		return child_fail("no word from pid 2");
-	if (!nserr_readable_within(p[0], NS_WAIT_MS))
-		return child_fail("the CLONE_PARENT child never ran");
+	if (ppid != 1)
+		return child_fail("the CLONE_PARENT child of pid 2 has parent %d, not init (1)%s",
+				  ppid, ppid == -1 ? ": it never ran" : "");
 	/* both are init's children: it reaps them */
 	if (pidns_wait_any(&code, NS_WAIT_MS) <= 0 || pidns_wait_any(&code, NS_WAIT_MS) <= 0)
 		return child_fail("init could not reap its two children: %m");
