@@ -37,7 +37,7 @@ static int set_limit(const struct ns_type *t, long v)
 
 	limit_path(t, path, sizeof(path));
 	snprintf(text, sizeof(text), "%ld", v);
-	err = nserr_write_file(path, text);
+	err = ns_write_file(path, text);
 	if (err)
 		errno = -err;
 	return err ? child_fail("write %ld to %s: %m", v, path) : 0;
@@ -104,24 +104,15 @@ static int create_once(const struct ns_type *t, bool by_clone)
 	return c.err;
 }
 
-static long ms_now(void)
+static int create_once_unshare(void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return create_once(arg, false);
 }
 
 /* create_once() until it is not ENOSPC or 8 s passed (some types are freed late). */
 static int create_eventually(const struct ns_type *t)
 {
-	const struct timespec tick = { 0, 10000000 };
-	long deadline = ms_now() + 8000;
-	int err;
-
-	while ((err = create_once(t, false)) == ENOSPC && ms_now() < deadline)
-		nanosleep(&tick, NULL);
-	return err;
+	return nserr_until_not_enospc(create_once_unshare, (void *)t, 8000);
 }
 
 /* --- defaults, and clone() at the limit, type by type -------------------- */
@@ -182,16 +173,12 @@ NS_TYPE_VARIANTS(limits);
 FIXTURE_SETUP(limits)
 {
 	const struct ns_type *t = ns_type_of(variant->flag);
-	char path[96];
-	long v;
 
 	ASSERT_NE(NULL, t);
 	if (ns_type_missing(t))
 		SKIP(return, "%s", ns_type_missing(t));
-	limit_path(t, path, sizeof(path));
-	if (ns_read_long(path, &v))
-		SKIP(return, "%s not supported by this kernel (added in %s)", path,
-		     t->flag == CLONE_NEWTIME ? "5.7" : "4.9");
+	if (nserr_max_ns_missing(t))
+		SKIP(return, "%s", nserr_max_ns_missing(t));
 }
 
 FIXTURE_TEARDOWN(limits)

@@ -68,35 +68,23 @@ static int create_one(unsigned long flag)
 	return rc;
 }
 
-static long ms_now(void)
+static int create_one_of(void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return create_one(*(unsigned long *)arg);
 }
 
 /* create_one() until it works or @ms passed (some namespaces are freed late). */
 static int create_within(unsigned long flag, int ms)
 {
-	long deadline = ms_now() + ms;
-	const struct timespec tick = { 0, 10000000 };
-	int err;
-
-	while ((err = create_one(flag)) == ENOSPC && ms_now() < deadline)
-		nanosleep(&tick, NULL);
-	return err;
+	return nserr_until_not_enospc(create_one_of, &flag, ms);
 }
 
 /* NULL, or why the test cannot run. */
 static const char *pin_missing(void)
 {
-	long v;
+	const char *why = nserr_max_ns_missing(ns_type_of(CLONE_NEWIPC));
 
-	if (ns_read_long("/proc/sys/user/max_ipc_namespaces", &v))
-		return "/proc/sys/user/max_*_namespaces not supported by this kernel "
-		       "(added in 4.9)";
-	return ns_userns_blocker(false);
+	return why ?: ns_userns_blocker(false);
 }
 
 static int pin_worker(void *arg)
@@ -109,7 +97,7 @@ static int pin_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r->t->sysctl);
-	err = nserr_write_file(path, "1");
+	err = ns_write_file(path, "1");
 	if (err) {
 		errno = -err;
 		return child_fail("lower %s in our own user namespace: %m", path);
@@ -212,7 +200,7 @@ static int mqueue_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	err = nserr_write_file("/proc/sys/user/max_ipc_namespaces", "1");
+	err = ns_write_file("/proc/sys/user/max_ipc_namespaces", "1");
 	if (err) {
 		errno = -err;
 		return child_fail("lower max_ipc_namespaces in our own user namespace: %m");
