@@ -270,7 +270,7 @@ static int fsmount_worker(void *arg)
 
 /*
  * fsmount(FSMOUNT_NAMESPACE) returns a new mount namespace whose root is the new, empty filesystem
- * (fsmount(2), mount.h, 7.1).
+ * (fsmount(2) call; the flag only in include/uapi/linux/mount.h, 7.1).
  */
 TEST(fsmount_namespace_roots_new_ns_at_new_fs)
 {
@@ -294,7 +294,8 @@ static int count_entries(int dirfd)
 
 /*
  * clone3(CLONE_EMPTY_MNTNS) starts the child in a new mount namespace whose root, its cwd, is
- * empty, as unshare(UNSHARE_EMPTY_MNTNS) does (clone(2), sched.h, 7.1).
+ * empty, as unshare(UNSHARE_EMPTY_MNTNS) does (clone(2) call; the flag only in
+ * include/uapi/linux/sched.h, 7.1).
  */
 TEST(clone3_empty_mntns_gives_empty_root)
 {

@@ -50,7 +50,7 @@ static int cookie_inside(void *arg)
 
 /*
  * NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's
- * (socket(7); nsfs.h, 6.18).
+ * (socket(7) SO_NETNS_COOKIE; NS_GET_ID only in include/uapi/linux/nsfs.h, 6.18).
  */
 TEST(net_ns_id_is_its_socket_cookie)
 {

@@ -312,7 +312,7 @@ static int pid_max_inside(long outer)
 
 /*
  * pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there
- * (set_tid EINVAL), the parent's is unchanged (pid_namespaces(7), 6.14).
+ * (set_tid EINVAL), the parent's is unchanged (linux:7863dcc72d0f, 6.14).
  *
  * linux:7863dcc72d0f ("pid: allow pid_max to be set per pid namespace"):
  * writable by CAP_SYS_ADMIN over the owning user namespace, it bounds the
