@@ -167,8 +167,7 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 	int up, down;
 
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!ns_have_sys_admin() || !ns_in_initial_userns())
-		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
 	ASSERT_EQ(0, mntns_id(h.pid, &theirs));

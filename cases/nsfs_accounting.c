@@ -386,10 +386,9 @@ static int per_user_worker(void *arg)
  */
 TEST(limit_counts_per_user)
 {
-	if (!ns_in_initial_userns() || !ns_cap_effective(CAP_SETUID) ||
-	    !ns_cap_effective(CAP_SETGID))
-		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace "
-			     "to map two uids (real root)");
+	/* mapping two uids takes CAP_SETUID and CAP_SETGID there */
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_SETUID) &&
+			  ns_cap_effective(CAP_SETGID));
 	ASSERT_EQ(0, ns_run(0, per_user_worker, NULL));
 }
 
