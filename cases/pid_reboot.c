@@ -168,8 +168,9 @@ static int report(struct ns_sync *s, const struct refused *r)
 	return ns_sync_tell(s, true, r, sizeof(*r)) ? child_fail("report: %m") : 0;
 }
 
-static int refusing_init(struct ns_sync *s, int which)
+static int refusing_init(struct ns_sync *s, void *arg)
 {
+	int which = *(int *)arg;
 	struct refused r = { 0 };
 	pid_t pid;
 
@@ -219,12 +220,8 @@ static struct refused run_refused(struct __test_metadata *_metadata, int which)
 	struct ns_sync s;
 	pid_t init;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	init = pidns_new_child(0);
+	init = pidns_start_synced(&s, 0, refusing_init, &which);
 	ASSERT_GE(init, 0);
-	if (init == 0)
-		_exit(refusing_init(&s, which));
-	ns_sync_parent_side(&s);
 	EXPECT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), NS_WAIT_MS));
 	/* From outside: init was not ended; it exits by itself with 0. */
 	EXPECT_EQ(0, pidns_reap(init, NS_WAIT_MS));
