@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -300,11 +299,10 @@ static int nested_outer_init(struct nested_rec *r)
  */
 TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
 {
-	struct nested_rec *r = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct nested_rec *r = ns_shared_page(4096);
 	pid_t outer;
 
-	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_NE(NULL, r);
 	r->inner = -1;
 	reboot_depth = 2;
 	outer = pidns_new_child(0);
