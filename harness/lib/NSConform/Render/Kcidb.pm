@@ -55,7 +55,7 @@ sub reference_url {
 	my ($ref) = @_;
 	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
 	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
-	    if $ref =~ /^man:([\w.-]+)\((\d)\)$/;
+	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
 	return undef;
 }
 
