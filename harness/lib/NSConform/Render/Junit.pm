@@ -131,7 +131,8 @@ sub matrix {
 	}
 	if ($cmp) {	# --baseline: the comparison as one more suite
 		my ($body, %n) = ('', tests => 0, failures => 0, errors => 0, skipped => 0);
-		for my $sec (@SECTIONS) {
+		# New and missing cases are no result of either run: left out.
+		for my $sec (grep { $_->[0] !~ /^(new|missing)_cases$/ } @SECTIONS) {
 			for my $e (@{$cmp->{$sec->[0]}}) {
 				(my $cls = "nsconform.baseline.$sec->[0]") =~ s/[^\w.-]/_/g;
 				my $what = NSConform::Render::Text::describe($e, $sec->[0]);
@@ -143,6 +144,10 @@ sub matrix {
 					$body .= ">\n      <failure message=\"" . x("$sec->[1]: $what")
 					    . "\" type=\"$sec->[0]\">" . x($what)
 					    . "</failure>\n    </testcase>\n";
+				} elsif ($sec->[0] =~ /^(known|new_skips)$/) {
+					$n{skipped}++;
+					$body .= ">\n      <skipped message=\"" . x("$sec->[1]: $what")
+					    . "\">" . x($what) . "</skipped>\n    </testcase>\n";
 				} else {
 					$body .= ">\n      <system-out>" . x("$sec->[1]: $what")
 					    . "</system-out>\n    </testcase>\n";

@@ -32,6 +32,7 @@ sub wrapped {
 	my $cont = $lead . (' ' x ($indent // 4));
 	local $Text::Wrap::columns = $WIDTH + 1;
 	local $Text::Wrap::huge = 'overflow';
+	local $Text::Wrap::unexpand = 0;
 	return Text::Wrap::wrap('', $cont, $s) . "\n";
 }
 
@@ -194,13 +195,15 @@ sub summary {
 	my ($cols, $ids) = @_;
 	for my $c (@$cols) {
 		my $s = summarise($c, $ids);
-		out("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
-		    . (defined $c->{crashed} ? " - the kernel crashed" : '') . "\n");
+		out(wrapped("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
+			    . (defined $c->{crashed} ? " - the kernel crashed" : '')));
 		for (grouped([map { [$c, $_] } grep { is_bad($_) } map { cell($c, $_) } @$ids])) {
 			my $r = $_->[1];
-			out("  " . paint($r->{status}, $LABEL{$r->{status}}) . " $r->{id}"
-			    . (length $r->{reason} ? ": $r->{reason}" : '') . "\n");
-			out("      $_\n") for map { "klog: $_" } @{$r->{klog} // []};
+			my $l = wrapped("  $LABEL{$r->{status}} $r->{id}"
+					. (length $r->{reason} ? ": $r->{reason}" : ''));
+			$l =~ s/^  \Q$LABEL{$r->{status}}\E/'  ' . paint($r->{status}, $LABEL{$r->{status}})/e;
+			out($l);
+			out(wrapped("      $_", 2)) for map { "klog: $_" } @{$r->{klog} // []};
 		}
 	}
 }
@@ -224,17 +227,19 @@ sub counts {
 sub compare {
 	my ($doc) = @_;
 	out("nsconform comparison: $doc->{title}\n");
-	out("  compared $_->{old} -> $_->{new}\n") for @{$doc->{pairs}};
-	out("  only in the old run: $_\n") for @{$doc->{only_old}};
-	out("  only in the new run: $_\n") for @{$doc->{only_new}};
+	out(wrapped("  compared $_->{old} -> $_->{new}")) for @{$doc->{pairs}};
+	out(wrapped("  only in the old run: $_")) for @{$doc->{only_old}};
+	out(wrapped("  only in the new run: $_")) for @{$doc->{only_new}};
 	for my $s (@SECTIONS) {
 		my $st = $s->[0] eq 'regressions' ? 'fail' : $s->[0] eq 'fixes' ? 'pass' : 'skip';
 		for my $e (@{$doc->{$s->[0]}}) {
-			out(paint($st, pad($s->[1], 10)) . " $e->{columns} $e->{case}: "
-			    . describe($e, $s->[0]) . "\n");
+			my $l = wrapped(pad($s->[1], 10) . " $e->{columns} $e->{case}: "
+					. describe($e, $s->[0]), 11);
+			$l =~ s/^\Q$s->[1]\E/paint($st, $s->[1])/e;
+			out($l);
 		}
 	}
-	out("summary: " . join(', ', counts($doc)) . "\n");
+	out(wrapped("summary: " . join(", ", counts($doc))));
 }
 
 1;
