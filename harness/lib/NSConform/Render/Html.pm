@@ -237,7 +237,7 @@ sub skips {
 
 sub feature_html {
 	my ($t) = @_;
-	return unless @{$t->{features}};
+	return unless @{$t->{features}} || @{$t->{not_skipped}};
 	out("<h2 id=\"features\">Features by kernel</h2>\n<p>From the SKIP reasons"
 	    . " <code>&lt;feature&gt; not supported by this kernel (added in X.Y)</code>;"
 	    . " ? = none of its tests ran there.</p>\n<table class=\"m\"><thead><tr>"
@@ -255,6 +255,9 @@ sub feature_html {
 		out("</tr>\n");
 	}
 	out("</tbody></table>\n");
+	out("<p>No result SKIPped for: " . h(join(', ', map { "$_->{feature} ($_->{added})" }
+						@{$t->{not_skipped}})) . "</p>\n")
+	    if @{$t->{not_skipped}};
 }
 
 

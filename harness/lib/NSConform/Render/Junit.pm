@@ -36,8 +36,13 @@ sub testcase {
 	      . "\" time=\"" . sprintf('%.3f', $secs // 0) . "\"";
 	my $st = $r->{status};
 	my $diag = join("\n", grep { /\S/ } @{$r->{diag}}, $r->{raw});
-	$diag .= "\n\nkernel log (end):\n$c->{kernel_log}"
-	    if $c && $st eq 'crash' && defined $c->{crashed} && defined $c->{kernel_log};
+	# The kernel's log tail: with the test that ran when it crashed, or the
+	# first of the column's tests the crash left unrun (the suite's
+	# system-err has it too).
+	if ($c && $st eq 'crash' && defined $c->{crashed} && defined $c->{kernel_log}
+	    && (!$r->{synthetic} || !$c->{junit_klog}++)) {
+		$diag .= "\n\nkernel log (end):\n$c->{kernel_log}";
+	}
 	my ($inner, $count) = ('', '');
 	if ($r->{known}) {
 		$count = 'skipped';

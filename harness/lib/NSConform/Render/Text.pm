@@ -142,7 +142,7 @@ sub details_text {
 # within $WIDTH.
 sub feature_table_text {
 	my ($t) = @_;
-	return unless @{$t->{features}};
+	return unless @{$t->{features}} || @{$t->{not_skipped}};
 	out("\nFeatures by kernel (from the SKIP reasons \"<feature> not supported by this"
 	    . " kernel\n(added in X.Y)\"; ? = none of its tests ran there):\n");
 	my @names = map { "$_->{feature} ($_->{added})" } @{$t->{features}};
@@ -176,6 +176,8 @@ sub feature_table_text {
 			out("\n");
 		}
 	}
+	out(wrapped("  No result SKIPped for: " . join(', ', map { "$_->{feature} ($_->{added})" }
+							@{$t->{not_skipped}}))) if @{$t->{not_skipped}};
 }
 
 sub findings {
