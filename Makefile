@@ -41,7 +41,7 @@ SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_
 RUN_ARGS ?=
 
 .PHONY: all build deps headers check test selftest clean distclean help \
-	kernel kernels matrix bisect report findings mutate soak bench-vm
+	kernel kernels matrix bisect report findings mutate soak bench-vm kselftest-export
 
 all: build
 
@@ -63,6 +63,8 @@ help:
 	@echo "  make findings     rewrite README.md's known deviations from results/latest"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
+	@echo "  make kselftest-export DEST=<linux>/tools/testing/selftests/nsconform"
+	@echo "                    write the suite as a kernel selftests target (TARGETS=nsconform)"
 	@echo "Variables: KSELFTEST_DIR=path (kselftest headers), RUN_ARGS=... (passed to the runner)"
 
 deps:
@@ -160,6 +162,14 @@ N ?= 50
 soak: deps
 	@$(MAKE) --no-print-directory build
 	harness/soak $(N)
+
+# The suite as a kernel selftests target: plain copies of the cases and
+# fixtures, a Makefile on lib.mk, the config fragment (harness/kselftest-export).
+DEST ?=
+kselftest-export:
+	@[ -n "$(DEST)" ] || { echo "usage: make kselftest-export" \
+		"DEST=<kernel-tree>/tools/testing/selftests/nsconform" >&2; exit 2; }
+	harness/kselftest-export $(DEST)
 
 clean:
 	rm -rf $(BUILD)
