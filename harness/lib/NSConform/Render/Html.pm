@@ -58,6 +58,7 @@ tr.hide { display: none; }
 td.yes { background: #c8e6c9; } td.no { background: #fff59d; } td.mixed { background: #ef9a9a; }
 td.unknown { background: #f5f5f5; color: #999; }
 :target { outline: 3px solid #1565c0; }
+h2, :target { scroll-margin-top: 3em; }
 EOF
 
 # The toggles: hide all-ok rows, hide rows with nothing but ok and skips,
