@@ -61,9 +61,10 @@ sub suite_features {
 	for my $file (glob("$top/cases/*.c"), glob("$top/fixtures/*.[ch]")) {
 		open(my $fh, '<', $file) or next;
 		while (<$fh>) {
-			$f{$1} //= $2
-			    while /"([^"%]+) not supported by this kernel \(added in (\d+\.\d+)\)"/g;
-			$f{$1} //= $2 if $file =~ m{/nsnew\.c$} && /\{\s*"([^"%]+)",\s*"(\d+\.\d+)",/;
+			$f{$1} //= $2 while /"([^"%]+) not supported by this kernel
+					      \s\(added\ in\ (\d+\.\d+)\)"/gx;
+			$f{$1} //= $2 if $file =~ m{/nsnew\.c$}
+					 && /\{\s*"([^"%]+)",\s*"(\d+\.\d+)",/;
 		}
 		close($fh);
 	}

@@ -24,7 +24,8 @@ for k in 6.12.118+deb13-amd64 7.3.4+deb13-amd64; do
 		echo "$(basename "$p") failing rc=1 ms=1200 taint=0" >> "$m/$k/cases"
 	done
 done
-sed -i 's/^ok \([0-9]*\) global\.passes$/ok \1 global.passes # SKIP listns() not supported by this kernel (added in 6.19)/' \
+nl='listns() not supported by this kernel (added in 6.19)'
+sed -i "s/^ok \\([0-9]*\\) global\\.passes\$/ok \\1 global.passes # SKIP $nl/" \
 	"$m"/6.12*/*/failing.tap
 printf 'fail  7.3  *  failing/fails  linux:0123456789ab  fails on purpose\n' > "$scratch/exp"
 
@@ -47,20 +48,24 @@ perl -MJSON::PP -e '
 	< "$scratch/k.json" > "$scratch/k.txt"
 like "kcidb: version 5.3" "$scratch/k.txt" '^version 5\.3$'
 like "kcidb: a dot-separated test path" "$scratch/k.txt" '^test nsconform\.failing\.fails FAIL '
-like "kcidb: a feature SKIP" "$scratch/k.txt" '^test nsconform\.failing\.passes SKIP nsconform:kc:6_12_118_deb13-amd64:build'
+like "kcidb: a feature SKIP" "$scratch/k.txt" \
+	'^test nsconform\.failing\.passes SKIP nsconform:kc:6_12_118_deb13-amd64:build'
 like "kcidb: a pass" "$scratch/k.txt" '^test nsconform\.whoami\.whoami PASS '
-like "kcidb: a crashing binary is an ERROR" "$scratch/k.txt" '^test nsconform\.crashes\.[a-z_]+ ERROR '
+like "kcidb: a crashing binary is an ERROR" "$scratch/k.txt" \
+	'^test nsconform\.crashes\.[a-z_]+ ERROR '
 like "kcidb: the recorded time, shared among the binary's tests" "$scratch/k.txt" \
 	'^test nsconform\.failing\.fails FAIL .* duration=0\.6$'
 unlike "kcidb: no slash in a path" "$scratch/k.txt" '^test [^ ]*/'
 like "kcidb: the expectation is an issue, its reference a URL" "$scratch/k.txt" \
 	'^issue nsconform:issue:failing_fails_7_3 https://git\.kernel\.org/linus/0123456789ab$'
 like "kcidb: the known failure on 7.3 is an incident" "$scratch/k.txt" \
-	'^incident nsconform:kc:7_3_4_deb13-amd64:[a-z]+:failing/fails nsconform:issue:failing_fails_7_3$'
+	'^incident nsconform:kc:7_3_4_deb13-amd64:[a-z]+:failing/fails '\
+'nsconform:issue:failing_fails_7_3$'
 
 # The validator can fail.
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{tests}[0]{path} = "a/b";
-	$d->{tests}[1]{status} = "OK"; print encode_json($d);' < "$scratch/k.json" > "$scratch/bad.json"
+	$d->{tests}[1]{status} = "OK"; print encode_json($d);' \
+	< "$scratch/k.json" > "$scratch/bad.json"
 "$validate" "$scratch/bad.json" > /dev/null 2> "$scratch/bad.err"
 is "kcidb: a broken file does not validate" $? 1
 

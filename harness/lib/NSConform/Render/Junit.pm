@@ -129,7 +129,8 @@ sub matrix {
 				      . "    <properties>\n%s    </properties>\n%s"
 				      . "    <system-out/>\n    <system-err>%s</system-err>\n"
 				      . "  </testsuite>\n",
-				      x("linux-" . short_kernel($c->{kernel}) . " $c->{pass}"), $i, x($cls),
+				      x("linux-" . short_kernel($c->{kernel}) . " $c->{pass}"), $i,
+				      x($cls),
 				      x($c->{meta}{where} || 'host'), junit_time($c->{meta}{date}),
 				      @n{qw(tests failures errors skipped)}, $c->{seconds} // 0,
 				      $props =~ s/^/  /gmr, $body, x($err));
@@ -146,13 +147,15 @@ sub matrix {
 				    . x("$e->{columns} $e->{case}") . "\" time=\"0\"";
 				if ($sec->[0] =~ /^(regressions|still_failing)$/) {
 					$n{failures}++;
-					$body .= ">\n      <failure message=\"" . x("$sec->[1]: $what")
-					    . "\" type=\"$sec->[0]\">" . x($what)
+					$body .= ">\n      <failure message=\""
+					    . x("$sec->[1]: $what") . "\" type=\"$sec->[0]\">"
+					    . x($what)
 					    . "</failure>\n    </testcase>\n";
 				} elsif ($sec->[0] =~ /^(known|new_skips)$/) {
 					$n{skipped}++;
-					$body .= ">\n      <skipped message=\"" . x("$sec->[1]: $what")
-					    . "\">" . x($what) . "</skipped>\n    </testcase>\n";
+					$body .= ">\n      <skipped message=\""
+					    . x("$sec->[1]: $what") . "\">" . x($what)
+					    . "</skipped>\n    </testcase>\n";
 				} else {
 					$body .= ">\n      <system-out>" . x("$sec->[1]: $what")
 					    . "</system-out>\n    </testcase>\n";
@@ -160,12 +163,14 @@ sub matrix {
 			}
 		}
 		$tot{$_} += $n{$_} for keys %n;
-		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\" package=\"nsconform.baseline\""
-				      . " hostname=\"host\" timestamp=\"%s\" tests=\"%d\" failures=\"%d\""
+		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\""
+				      . " package=\"nsconform.baseline\" hostname=\"host\""
+				      . " timestamp=\"%s\" tests=\"%d\" failures=\"%d\""
 				      . " errors=\"%d\" skipped=\"%d\" time=\"0\">\n%s"
 				      . "    <system-out/>\n    <system-err/>\n  </testsuite>\n",
 				      x("baseline comparison: $cmp->{title}"), scalar(@$cols),
-				      junit_time(undef), @n{qw(tests failures errors skipped)}, $body);
+				      junit_time(undef), @n{qw(tests failures errors skipped)},
+				      $body);
 	}
 	out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	out(sprintf("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\""

@@ -86,8 +86,8 @@ sub feature_table_md {
 		    . join(' | ', map { my $v = $f->{on}{$_->{key}}; $v eq 'no' ? '**no**' : $v }
 			   @{$t->{kernels}}) . " |\n");
 	}
-	out("\nNo result SKIPped for: " . md(join(', ', map { "$_->{feature} ($_->{added})" }
-						 @{$t->{not_skipped}})) . "\n") if @{$t->{not_skipped}};
+	my @ns = map { "$_->{feature} ($_->{added})" } @{$t->{not_skipped}};
+	out("\nNo result SKIPped for: " . md(join(', ', @ns)) . "\n") if @ns;
 }
 
 sub warnings_section {

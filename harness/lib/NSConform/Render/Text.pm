@@ -22,6 +22,13 @@ sub paint {
 
 sub pad { my ($s, $w) = @_; return $s . (' ' x ($w - length $s)); }
 
+# A line that starts with "  LABEL", its label painted.
+sub painted {
+	my ($st, $l) = @_;
+	$l =~ s/^  \Q$LABEL{$st}\E/'  ' . paint($st, $LABEL{$st})/e;
+	return $l;
+}
+
 our $WIDTH = 100;	# the text report fits this many columns
 
 # A line wrapped to $WIDTH, continuation lines indented by $indent more.
@@ -49,7 +56,7 @@ sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
 	my $w = 4;
 	for (@$ids) { $w = length if length > $w; }
-	$w = 44 if $w > 44;
+	$w = 44 if $w > 44 && $WIDTH < 200;
 	# Too wide: passes shortened to a letter (6.12/r), one space between.
 	my @lab = map { $_->{label} } @$cols;
 	my $sep = 2;
@@ -106,9 +113,8 @@ sub details_text {
 		out("\nFailures:\n");
 		for (grouped($bad)) {
 			my ($c, $r) = @$_;
-			my $head = wrapped("  $LABEL{$r->{status}} $c->{label} $r->{id}: $r->{reason}");
-			$head =~ s/^  \Q$LABEL{$r->{status}}\E/'  ' . paint($r->{status}, $LABEL{$r->{status}})/e;
-			out($head);
+			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $c->{label}"
+							  . " $r->{id}: $r->{reason}")));
 			my @d = grep { /\S/ } @{$r->{diag}};
 			splice(@d, 8) if @d > 8 && !$r->{klog};
 			out(wrapped("      $_", 2)) for @d;
@@ -128,7 +134,8 @@ sub details_text {
 	findings($findings) if $findings && @$findings;
 	my %seen;
 	for my $c (grep { defined $_->{crashed} && !$seen{$_->{dir}}++ } @$cols) {
-		out("\n" . wrapped("$c->{kernel} (run $c->{run}): the kernel crashed: $c->{crashed}"));
+		out("\n" . wrapped("$c->{kernel} (run $c->{run}): the kernel crashed:"
+				   . " $c->{crashed}"));
 		if (defined $c->{kernel_log}) {
 			out("  kernel log (end):\n");
 			my @l = split /\n/, $c->{kernel_log};
@@ -148,7 +155,7 @@ sub feature_table_text {
 	my @names = map { "$_->{feature} ($_->{added})" } @{$t->{features}};
 	my $w = 7;
 	for (@names) { $w = length if length > $w; }
-	$w = 44 if $w > 44;
+	$w = 44 if $w > 44 && $WIDTH < 200;
 	my @k = @{$t->{kernels}};
 	my @kw = map { my $l = length $_->{label}; $l > 4 ? $l : 4 } @k;
 	my @blocks = ([]);
@@ -170,14 +177,15 @@ sub feature_table_text {
 			out('  ' . pad(abbrev($names[$n], $w), $w));
 			for my $i (@$b) {
 				my $v = $f->{on}{$k[$i]{key}};
-				out(' ' . paint($v eq 'yes' ? 'pass' : $v eq 'no' ? 'skip'
-						: $v eq 'mixed' ? 'fail' : 'missing', pad($v, $kw[$i])));
+				my $st = $v eq 'yes' ? 'pass' : $v eq 'no' ? 'skip'
+				       : $v eq 'mixed' ? 'fail' : 'missing';
+				out(' ' . paint($st, pad($v, $kw[$i])));
 			}
 			out("\n");
 		}
 	}
-	out(wrapped("  No result SKIPped for: " . join(', ', map { "$_->{feature} ($_->{added})" }
-							@{$t->{not_skipped}}))) if @{$t->{not_skipped}};
+	my @ns = map { "$_->{feature} ($_->{added})" } @{$t->{not_skipped}};
+	out(wrapped("  No result SKIPped for: " . join(', ', @ns))) if @ns;
 }
 
 sub findings {
@@ -201,10 +209,8 @@ sub summary {
 			    . (defined $c->{crashed} ? " - the kernel crashed" : '')));
 		for (grouped([map { [$c, $_] } grep { is_bad($_) } map { cell($c, $_) } @$ids])) {
 			my $r = $_->[1];
-			my $l = wrapped("  $LABEL{$r->{status}} $r->{id}"
-					. (length $r->{reason} ? ": $r->{reason}" : ''));
-			$l =~ s/^  \Q$LABEL{$r->{status}}\E/'  ' . paint($r->{status}, $LABEL{$r->{status}})/e;
-			out($l);
+			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $r->{id}"
+					. (length $r->{reason} ? ": $r->{reason}" : ''))));
 			out(wrapped("      $_", 2)) for map { "klog: $_" } @{$r->{klog} // []};
 		}
 	}
