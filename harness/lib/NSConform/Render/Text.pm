@@ -216,6 +216,20 @@ sub summary {
 	}
 }
 
+# The closing lines over every column: known deviations, then the plain
+# "N passed, N failed, N skipped" line that CI systems read.
+sub total {
+	my ($cols, $ids) = @_;
+	my %t = map { $_ => 0 } qw(pass failed skip known);
+	for my $c (@$cols) {
+		my $s = summarise($c, $ids);
+		$t{$_} += $s->{$_} // 0 for keys %t;
+	}
+	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
+	    if $t{known};
+	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
+}
+
 # One line of a comparison entry.
 sub describe {
 	my ($e, $key) = @_;
