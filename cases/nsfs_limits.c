@@ -52,9 +52,11 @@ static int create_one(const struct ns_type *t, struct ns_holder *c)
 	/* pid_for_children of a new PID namespace without a process: ENOENT */
 	if (t->flag == CLONE_NEWPID && same == -ENOENT)
 		same = 0;
-	if (same != 0)
+	if (same != 0) {
+		ns_holder_stop(c);
 		return child_fail("unshare(CLONE_NEW%s) returned 0, no new namespace",
 				  t->name);
+	}
 	return 0;
 }
 
@@ -84,14 +86,20 @@ static int limit_inside(void *arg)
 		return child_fail("the first %s namespace under the limit: %s", r->t->name,
 				  strerror(err));
 	err = create_one(r->t, &second);
-	if (err != ENOSPC)
+	if (err != ENOSPC) {
+		ns_holder_stop(&second);
+		ns_holder_stop(&first);
 		return child_fail("a second %s namespace over max 1: %s, not ENOSPC",
 				  r->t->name, strerror(err));
+	}
 	ns_holder_stop(&second);
 	err = create_one(r->other, &other);
-	if (err)
+	if (err) {
+		ns_holder_stop(&other);
+		ns_holder_stop(&first);
 		return child_fail("a %s namespace (other type) at the %s limit: %s",
 				  r->other->name, r->t->name, strerror(err));
+	}
 	ns_holder_stop(&other);
 	/* once the first is gone (freed asynchronously for some types) one fits again */
 	ns_holder_stop(&first);
