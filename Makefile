@@ -41,7 +41,7 @@ SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_
 RUN_ARGS ?=
 
 .PHONY: all build deps headers check test selftest clean distclean help \
-	kernel kernels matrix report findings mutate soak bench-vm kselftest-export
+	kernel kernels matrix bisect report findings mutate soak bench-vm kselftest-export
 
 all: build
 
@@ -56,6 +56,9 @@ help:
 	@echo "  make kernels      list the Debian kernels that can be fetched"
 	@echo "  make kernel K=6.12             fetch one kernel into the cache"
 	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
+	@echo "  make matrix KERNELS=all        the newest release of every series (7.2:all: every 7.2 release)"
+	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
+	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
 	@echo "  make findings     rewrite README.md's known deviations from results/latest"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
@@ -109,7 +112,9 @@ test: deps
 
 # Kernel matrix in QEMU (harness/kernel, harness/matrix, harness/bench-vm).
 # K / KERNELS: a series (5.10, 6.12, 7), latest, a Debian package or ABI, or
-# /path/to/bzImage (with MODULES=/path/to/lib/modules/VER, CONFIG=.config).
+# /path/to/bzImage (with MODULES=/path/to/lib/modules/VER, CONFIG=.config);
+# KERNELS=all: the newest release of every series; SERIES:all (7.2:all):
+# every release of that series.
 # JOBS: guests at once (default: the number of cores).
 K ?= latest
 KERNELS ?= 5.10 6.1 6.12 7.2
@@ -124,7 +129,18 @@ kernel:
 
 matrix: deps
 	@$(MAKE) --no-print-directory build
-	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) $(RUN_ARGS) $(KERNELS)
+	@ks=$$(harness/kernel expand $(KERNELS)) && echo "kernels: "$$ks && \
+	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) $(RUN_ARGS) $$ks
+
+# Bisect across Debian releases: CASE=binary/test and SERIES=7.2 (every
+# release of it) or FROM=... TO=... (two releases of one series).
+CASE ?=
+SERIES ?=
+FROM ?=
+TO ?=
+bisect: deps
+	@$(MAKE) --no-print-directory build
+	harness/bisect $(if $(SERIES),--series $(SERIES)) $(if $(FROM),--from $(FROM)) $(if $(TO),--to $(TO)) $(RUN_ARGS) $(CASE)
 
 bench-vm: deps
 	@$(MAKE) --no-print-directory build

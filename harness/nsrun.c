@@ -14,13 +14,39 @@
  * capabilities (the PID namespace still belongs to the initial user
  * namespace, so the case gains nothing from it).
  *
+ * The user pass works wherever the checkout is (a clone in root's 0700
+ * home): in the case's private mount namespace, an ancestor directory the
+ * unprivileged user cannot search is covered by a tmpfs that holds only the
+ * way through (bind-mounted from the original), so every path stays the
+ * same; a binary the user may not execute runs from a private copy under
+ * the same path.  (execveat() relative to a directory fd opened as root
+ * would have been simpler, but fails with ENOENT on Debian's 5.10.223.)
+ *
+ * In a chroot "/" is not a mount point, so it cannot be made private: nsrun
+ * then steps out of the chroot inside its own mount namespace, makes every
+ * mount there private, and goes back in through a bind mount of the chroot
+ * onto itself, so "/" is a mount root for the case (which is still
+ * chrooted: the kernel refuses it user namespaces).
+ *
  * Standard output and error of the case are merged, copied to our stdout
  * (for prove) and to the TAP file.  When the case times out, the result
  * lines it still owed are written as "not ok ... # TIMEOUT" so that the
  * plan is met and the failure is named.
+ *
+ * Kernel health: when a result line arrives, nsrun compares the kernel's
+ * taint with its value at the previous result line and reads the records
+ * /dev/kmsg got since then (opened at start, at its end).  A new problem
+ * taint (M, B, D, W, L) or a WARNING, BUG, Oops, refcount, lockdep, KASAN,
+ * UBSAN, KFENCE, RCU-stall or hung-task record turns the result into
+ * "not ok N NAME # KERNEL-HEALTH <summary>" followed by "# klog: <line>"
+ * diagnostics.  The last result waits for the case to end, so reports
+ * from the teardown of its namespaces count for the last test.  Where
+ * /dev/kmsg cannot be read, taint alone is used.
+ * NSCONFORM_KMSG and NSCONFORM_TAINTED name files to read instead (tests).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
@@ -30,6 +56,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +73,15 @@ struct opts {
 	char **argv;
 };
 
+/* The kernel's health as last seen (see check_health()). */
+struct health {
+	const char *tainted;	/* file holding the taint mask */
+	unsigned long taint;	/* mask at the previous result line */
+	int kmsg;		/* /dev/kmsg (or the test's file), or -1 */
+	char rec[8192];		/* partial record read from it */
+	size_t len;
+};
+
 /* What nsrun learnt from the TAP stream. */
 struct tap_state {
 	int plan;		/* N of "1..N", or -1 */
@@ -54,6 +90,10 @@ struct tap_state {
 	char line[4096];	/* partial line being assembled */
 	size_t len;
 	FILE *copy;
+	struct health *health;
+	bool unhealthy;		/* a result was turned into KERNEL-HEALTH */
+	char *held;		/* the last result and what followed it, or NULL */
+	size_t held_len;
 };
 
 static void usage(FILE *f)
@@ -123,13 +163,181 @@ static void emit(struct tap_state *t, const char *s)
 		fputs(s, t->copy);
 }
 
+/*
+ * Kernel health.  Taint bits that report a kernel problem (the others say
+ * where modules came from, which is no problem of a test): M machine
+ * check, B bad page, D died (oops), W warning, L soft lockup.
+ */
+#define TAINT_PROBLEM ((1UL << 4) | (1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
+static const char taint_letters[] = "PFSRMBUDAWCIOELKXTNJ";
+
+/* What a kernel problem report starts with, anywhere in a log record. */
+static const char *const klog_problems[] = {
+	"WARNING:", "BUG:", "kernel BUG at", "Oops:", "general protection fault",
+	"refcount_t:", "KASAN:", "UBSAN:", "KFENCE:", "KMSAN:",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "suspicious RCU usage",
+	"INFO: task ", "blocked for more than", "rcu_sched self-detected stall",
+	"detected stalls on CPUs", "soft lockup", "hard LOCKUP",
+	"list_add corruption", "list_del corruption", "Kernel panic",
+};
+
+#define KLOG_MAX 20
+
+struct klog {
+	char line[KLOG_MAX][512];
+	int n;			/* lines kept */
+	bool problem;		/* a record matched */
+	char first[512];	/* the first matching record */
+};
+
+static unsigned long read_taint(const struct health *h)
+{
+	unsigned long v = 0;
+	FILE *f = fopen(h->tainted, "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+static void health_open(struct health *h)
+{
+	const char *kmsg = getenv("NSCONFORM_KMSG");
+
+	h->tainted = getenv("NSCONFORM_TAINTED");
+	if (!h->tainted)
+		h->tainted = "/proc/sys/kernel/tainted";
+	h->taint = read_taint(h);
+	h->len = 0;
+	/* Without read access (dmesg_restrict, no /dev) the taint alone counts. */
+	h->kmsg = open(kmsg ? kmsg : "/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (h->kmsg >= 0)
+		lseek(h->kmsg, 0, SEEK_END);
+}
+
+/* One log line: "PRI,SEQ,TS,FLAGS;text" from /dev/kmsg, or plain text. */
+static void klog_line(struct klog *k, char *l)
+{
+	char *semi = strchr(l, ';');
+	size_t i;
+
+	if (*l == ' ' || !*l)
+		return;			/* a record's KEY=VALUE continuation */
+	if (semi && strspn(l, "0123456789,-+cSA") == (size_t)(semi - l))
+		l = semi + 1;
+	for (i = 0; i < sizeof(klog_problems) / sizeof(klog_problems[0]); i++)
+		if (strstr(l, klog_problems[i]))
+			break;
+	if (i < sizeof(klog_problems) / sizeof(klog_problems[0]) && !k->problem) {
+		k->problem = true;
+		snprintf(k->first, sizeof(k->first), "%.511s", l);
+		k->n = 0;	/* keep the report, not what came before it */
+	}
+	if (k->problem && k->n < KLOG_MAX)
+		snprintf(k->line[k->n++], sizeof(k->line[0]), "%.511s", l);
+}
+
+/* Read every record logged since the last call. */
+static void klog_read(struct health *h, struct klog *k)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (h->kmsg < 0)
+		return;
+	for (;;) {
+		n = read(h->kmsg, buf, sizeof(buf));
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records were overwritten: go on */
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n; i++) {
+			if (h->len < sizeof(h->rec) - 1 && buf[i] != '\n')
+				h->rec[h->len++] = buf[i];
+			if (buf[i] != '\n')
+				continue;
+			h->rec[h->len] = '\0';
+			klog_line(k, h->rec);
+			h->len = 0;
+		}
+	}
+}
+
+/*
+ * Called for each result line: if the kernel got a new problem taint or
+ * logged a problem since the previous one, emit the KERNEL-HEALTH form of
+ * the result and return true.
+ */
+static bool check_health(struct tap_state *t, const char *l)
+{
+	struct health *h = t->health;
+	struct klog k = { .n = 0 };
+	unsigned long now, grew;
+	char out[1024], why[700] = "", *name, *end;
+	const char *p;
+	size_t w = 0;
+	int num, i;
+
+	if (!h)
+		return false;
+	now = read_taint(h);
+	grew = now & ~h->taint & TAINT_PROBLEM;
+	h->taint = now;
+	klog_read(h, &k);
+	if (!grew && !k.problem)
+		return false;
+	t->unhealthy = true;
+	p = l + (l[0] == 'o' ? 3 : 7);
+	num = atoi(p);
+	p += strspn(p, "0123456789");
+	p += strspn(p, " ");
+	if (*p == '-' && p[1] == ' ')
+		p += 2;
+	name = strdup(p);
+	if (!name)
+		return false;
+	end = strstr(name, " # ");
+	if (end)
+		*end = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	if (grew) {
+		w += snprintf(why + w, sizeof(why) - w, "kernel tainted ");
+		for (i = 0; taint_letters[i] && w < sizeof(why) - 1; i++)
+			if (grew & (1UL << i))
+				why[w++] = taint_letters[i];
+		w += snprintf(why + w, sizeof(why) - w, " (%lu)", now);
+	}
+	if (k.problem)
+		snprintf(why + w, sizeof(why) - w, "%skernel log: %.160s", grew ? "; " : "", k.first);
+	snprintf(out, sizeof(out), "not ok %d %.250s # KERNEL-HEALTH %s\n", num, name, why);
+	emit(t, out);
+	for (i = 0; i < k.n; i++) {
+		snprintf(out, sizeof(out), "# klog: %.500s\n", k.line[i]);
+		emit(t, out);
+	}
+	snprintf(out, sizeof(out), "# KERNEL-HEALTH: the test's own result was: %.*s\n",
+		 (int)(strcspn(l, "\n") < 900 ? strcspn(l, "\n") : 900), l);
+	emit(t, out);
+	free(name);
+	return true;
+}
+
+static bool is_result(const char *l)
+{
+	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7);
+}
+
 static void note_line(struct tap_state *t, const char *l)
 {
 	const char *p;
 
 	if (!strncmp(l, "1..", 3) && t->plan < 0)
 		t->plan = atoi(l + 3);
-	else if (!strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7))
+	else if (is_result(l))
 		t->results++;
 	else if (!strncmp(l, "#  RUN ", 7)) {
 		p = l + 7;
@@ -138,6 +346,47 @@ static void note_line(struct tap_state *t, const char *l)
 		snprintf(t->running, sizeof(t->running), "%s", p);
 		t->running[strcspn(t->running, " \n")] = '\0';
 	}
+}
+
+/*
+ * The last result line and the lines after it wait until the case has
+ * ended: what the kernel logs while the case's namespaces are torn down
+ * counts for that last test.
+ */
+static void hold(struct tap_state *t, const char *l)
+{
+	size_t n = strlen(l);
+	char *h;
+
+	if (t->held_len + n > 65536) {
+		emit(t, l);
+		return;
+	}
+	h = realloc(t->held, t->held_len + n + 1);
+	if (!h) {
+		emit(t, l);
+		return;
+	}
+	memcpy(h + t->held_len, l, n + 1);
+	t->held = h;
+	t->held_len += n;
+}
+
+static void release_held(struct tap_state *t)
+{
+	char *rest;
+
+	if (!t->held)
+		return;
+	rest = strchr(t->held, '\n');
+	rest = rest ? rest + 1 : t->held + t->held_len;
+	if (check_health(t, t->held))
+		emit(t, rest);
+	else
+		emit(t, t->held);
+	free(t->held);
+	t->held = NULL;
+	t->held_len = 0;
 }
 
 static void feed(struct tap_state *t, const char *buf, size_t n)
@@ -149,7 +398,10 @@ static void feed(struct tap_state *t, const char *buf, size_t n)
 			continue;
 		t->line[t->len] = '\0';
 		note_line(t, t->line);
-		emit(t, t->line);
+		if (t->held || (is_result(t->line) && t->results == t->plan))
+			hold(t, t->line);
+		else if (!is_result(t->line) || !check_health(t, t->line))
+			emit(t, t->line);
 		t->len = 0;
 	}
 	fflush(stdout);
@@ -192,31 +444,234 @@ static void owe_results(struct tap_state *t, const char *name, const char *why)
 	t->results = t->plan;
 }
 
-/* The child side: become the case, with the privileges of the pass. */
-static void exec_case(const struct opts *o, int out)
+/* May @uid/@gid (with no supplementary groups) do @bit (1 = x) on @st? */
+static bool may(const struct stat *st, uid_t uid, gid_t gid, int bit)
 {
+	if (st->st_uid == uid)
+		return st->st_mode & (bit << 6);
+	if (st->st_gid == gid)
+		return st->st_mode & (bit << 3);
+	return st->st_mode & bit;
+}
+
+/*
+ * Where an ancestor directory of @path is not searchable for uid/gid (a
+ * clone in root's 0700 home), give this private mount namespace a view in
+ * which it is: a tmpfs over that directory holding only the entry on the
+ * way to @path, bind-mounted from the original.  Paths stay the same, so
+ * whatever the case (or a wrapper such as mutant) executes by path works.
+ */
+static void searchable_path(const char *path, uid_t uid, gid_t gid)
+{
+	char real[4096], top[4096], below[4096], *p, *slash;
+	struct stat st;
+	int fd, round;
+
+	for (round = 0; round < 8; round++) {
+		if (!realpath(path, real))
+			return;
+		top[0] = '\0';
+		for (p = strchr(real + 1, '/'); p; p = strchr(p + 1, '/')) {
+			*p = '\0';
+			if (stat(real, &st) || !S_ISDIR(st.st_mode) || !may(&st, uid, gid, 1))
+				snprintf(top, sizeof(top), "%s", real);
+			*p = '/';
+			if (top[0])
+				break;
+		}
+		if (!top[0])
+			return;
+		/* below: the entry of top on the way to path. */
+		snprintf(below, sizeof(below), "%s", real);
+		slash = strchr(below + strlen(top) + 1, '/');
+		if (slash)
+			*slash = '\0';
+		fd = open(below, O_PATH | O_CLOEXEC);
+		if (fd < 0 || stat(below, &st))
+			return;
+		if (mount("nsrun", top, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k")) {
+			close(fd);
+			return;
+		}
+		if (S_ISDIR(st.st_mode) ? mkdir(below, 0755) : mknod(below, S_IFREG | 0644, 0))
+			goto undo;
+		snprintf(real, sizeof(real), "/proc/self/fd/%d", fd);
+		if (mount(real, below, NULL, MS_BIND | MS_REC, NULL))
+			goto undo;
+		close(fd);
+		continue;
+undo:
+		umount2(top, MNT_DETACH);
+		close(fd);
+		return;
+	}
+}
+
+/*
+ * A binary the user may not execute (built under umask 077) runs from a
+ * private copy: a tmpfs mounted over its directory in this (private) mount
+ * namespace holds an executable copy under the same name, so the path, the
+ * process name and /proc/self/exe re-execution stay as they were.
+ */
+static void private_copy(const char *path)
+{
+	char dir[4096], *slash, buf[65536];
+	int in, out;
+	ssize_t n;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || mount("nsrun", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256m")) {
+		fprintf(stderr, "nsrun: %s is not executable by the user and no private copy"
+			" could be made: %m\n", path);
+		if (in >= 0)
+			close(in);
+		return;
+	}
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (out >= 0)
+		close(out);
+	close(in);
+}
+
+/* The child side: become the case, with the privileges of the pass. */
+static void exec_case(const struct opts *o, int out, bool own_ns)
+{
+	struct stat st;
+
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	if (out > STDERR_FILENO)
 		close(out);
-	if (!strcmp(o->pass, "user") && geteuid() == 0 &&
-	    drop_privileges(o->uid, o->gid)) {
-		fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n", o->uid, o->gid);
-		_exit(126);
+	if (!strcmp(o->pass, "user") && geteuid() == 0) {
+		for (int i = 0; own_ns && o->argv[i]; i++)
+			if (strchr(o->argv[i], '/') && !access(o->argv[i], F_OK))
+				searchable_path(o->argv[i], o->uid, o->gid);
+		if (own_ns && !stat(o->argv[0], &st) &&
+		    !(may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4)))
+			private_copy(o->argv[0]);
+		if (drop_privileges(o->uid, o->gid)) {
+			fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n",
+				o->uid, o->gid);
+			_exit(126);
+		}
 	}
 	execv(o->argv[0], o->argv);
 	fprintf(stderr, "nsrun: cannot run %s: %m\n", o->argv[0]);
 	_exit(127);
 }
 
+/*
+ * From outside the chroot (working directory: the chroot's directory),
+ * bind-mount that directory onto itself and enter the bind mount, so that
+ * inside, "/" is the root of a mount as on a machine of its own and the
+ * case can make its mounts private as usual.  The case stays chrooted.
+ */
+static int root_onto_itself(void)
+{
+	struct stat me, st;
+	struct dirent *e;
+	int ok = -1;
+	DIR *up;
+
+	if (stat(".", &me) || mount(".", ".", NULL, MS_BIND | MS_REC, NULL))
+		return -1;
+	if (chdir("..") || !(up = opendir(".")))
+		return -1;
+	while ((e = readdir(up)))
+		if (strcmp(e->d_name, "..") && strcmp(e->d_name, ".") &&
+		    !fstatat(dirfd(up), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISDIR(st.st_mode) && !chdir(e->d_name)) {
+			/* The bind mount now shows through: same directory, new mount. */
+			if (!stat(".", &st) && st.st_ino == me.st_ino && st.st_dev == me.st_dev &&
+			    !chroot(".")) {
+				ok = 0;
+				break;
+			}
+			if (chdir(".."))
+				break;
+		}
+	closedir(up);
+	return ok;
+}
+
+/*
+ * Make every mount of this (new) mount namespace private, so nothing
+ * mounted here propagates to the host.  In a chroot "/" is not the root of
+ * a mount (EINVAL): step out of the chroot (chroot into a subdirectory
+ * while the working directory stays above it, then walk up to the real
+ * root), make everything private from there, and go back in, through a
+ * bind mount of the chroot's directory onto itself where possible.
+ * Returns 0, or -1 with a reason in @why.
+ */
+static int mounts_private(const char **why)
+{
+	static const char *const sub[] = { "/proc", "/dev", "/tmp", "/sys", "/etc", "/usr" };
+	char wd[4096];
+	struct stat a, b;
+	int root, i, ok = -1;
+
+	if (!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 0;
+	*why = "cannot make / private";
+	if (errno != EINVAL)
+		return -1;
+	*why = "/ is not a mount point (a chroot) and nsrun could not step out of it";
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || !getcwd(wd, sizeof(wd)) || chdir("/"))
+		return -1;
+	for (i = 0; i < (int)(sizeof(sub) / sizeof(sub[0])); i++)
+		if (!chroot(sub[i]))
+			break;
+	if (i == (int)(sizeof(sub) / sizeof(sub[0])))
+		goto back;
+	for (i = 0; i < 4096; i++) {
+		if (stat(".", &a) || stat("..", &b))
+			goto back;
+		if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		if (chdir(".."))
+			goto back;
+	}
+	if (chroot("."))
+		goto back;
+	ok = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	if (ok)
+		*why = "/ is not a mount point (a chroot) and the real root could not be made private";
+	else if (!fchdir(root) && !root_onto_itself())
+		goto done;
+back:
+	if (fchdir(root) || chroot(".")) {
+		fprintf(stderr, "nsrun: cannot return into the chroot: %m\n");
+		_exit(125);
+	}
+done:
+	if (chdir(wd))
+		ok = chdir("/");
+	close(root);
+	return ok;
+}
+
 /* PID 1 of the case's namespace: set up /proc, run the case, reap all. */
 static int ns_init(const struct opts *o, int out)
 {
 	int status = 0, code = 1;
+	const char *why;
 	pid_t c, r;
 
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+	if (mounts_private(&why)) {
+		fprintf(stderr, "nsrun: no private mount namespace: %s: %m\n", why);
+		return 125;
+	}
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
 		fprintf(stderr, "nsrun: cannot mount a private /proc: %m\n");
 		return 125;
 	}
@@ -224,7 +679,7 @@ static int ns_init(const struct opts *o, int out)
 	if (c < 0)
 		return 125;
 	if (c == 0)
-		exec_case(o, out);
+		exec_case(o, out, true);
 	close(out);
 	while ((r = wait(&status)) != -1 || errno == EINTR) {
 		if (r != c)
@@ -269,7 +724,7 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	if (*own_ns)
 		_exit(ns_init(o, out));
 	setsid();
-	exec_case(o, out);
+	exec_case(o, out, false);
 	return -1;
 }
 
@@ -321,6 +776,7 @@ static FILE *open_tap(const struct opts *o)
 int main(int argc, char **argv)
 {
 	struct tap_state t = { .plan = -1 };
+	struct health h;
 	const char *name;
 	struct opts o;
 	long deadline;
@@ -331,6 +787,8 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv, &o);
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
 	t.copy = open_tap(&o);
+	health_open(&h);
+	t.health = &h;
 	if (pipe2(p, O_CLOEXEC)) {
 		perror("nsrun: pipe");
 		return 2;
@@ -371,6 +829,7 @@ int main(int argc, char **argv)
 		if (code == NS_TIMEDOUT)
 			timed_out = true;
 	}
+	release_held(&t);
 	flush_partial(&t);
 	if (timed_out) {
 		char why[128];
@@ -386,6 +845,8 @@ int main(int argc, char **argv)
 		if (!code)
 			code = 1;
 	}
+	if (t.unhealthy && !code)
+		code = 1;
 	if (t.copy)
 		fclose(t.copy);
 	return code;

@@ -159,7 +159,10 @@ sub claims_of {
 			last if $lines[$j] =~ m{^\s*/\*};
 			$j--;
 		}
-		my $text = join ' ', map { s{^\s*/?\*+/?\s?}{}r =~ s{\s*\*/\s*$}{}r } @block;
+		my @text = map { s{^\s*/?\*+/?\s?}{}r =~ s{\s*\*/\s*$}{}r } @block;
+		shift @text while @text && $text[0] !~ /\S/;
+		my ($para) = split /\n\s*\n/, join("\n", @text);	# the first paragraph
+		my $text = $para // '';
 		$text =~ s/\s+/ /g;
 		$text =~ s/^\s+//;
 		my ($first) = $text =~ /^(.*?\.)(?=\s+[A-Z]|\s*$)/;
@@ -197,10 +200,13 @@ sub findings {
 	for my $e (@$EXPS) {
 		my @matched = grep { $_ =~ $e->{re} } @$ids;
 		my $exists = @matched;
+		# A case binary this run did not run at all leaves its entries untested.
+		my ($bin) = split m{/}, $e->{case};
+		my $ran = $bin =~ /[*?]/ || grep { index($_, "$bin/") == 0 } @$ids;
 		# A pattern that names one case of the run has that case's claim.
 		my $case = @matched == 1 ? $matched[0] : $e->{case};
-		my $state = $e->{hits} ? 'seen' : !$exists ? 'stale' : $e->{covered} ? 'stale'
-			  : 'untested';
+		my $state = $e->{hits} ? 'seen' : !$exists && $ran ? 'stale'
+			  : $e->{covered} ? 'stale' : 'untested';
 		my $why = !$exists ? 'no case of this run has that name'
 			: $state eq 'stale' ? 'every result it covers passed' : '';
 		push @f, {case => $e->{case}, status => $e->{status}, kernels => $e->{range},

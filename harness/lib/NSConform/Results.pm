@@ -252,6 +252,17 @@ sub console_log {
 	return $klog;
 }
 
+# {CASE => ms} of one pass from a guest's `cases` file ("PASS CASE rc=N
+# ms=N taint=N"); empty on the host, which records no per-case time.
+sub case_ms {
+	my ($file, $pass) = @_;
+	my %ms;
+	for (split /\n/, slurp($file) // '') {
+		$ms{$1} = $2 if /^\Q$pass\E\s+(\S+)\s.*\bms=(\d+)/;
+	}
+	return \%ms;
+}
+
 # Only this pass (harness/report --pass), when set.
 our $only_pass;
 
@@ -291,6 +302,7 @@ sub load_kernel_dir {
 			   crashed_short => $short, error => $st eq 'error'};
 		my $timing = read_meta("$pdir/timing");
 		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
+		$col->{case_ms} = case_ms("$dir/cases", $pass);
 		my @taps = sort glob("$pdir/*.tap");
 		if (!@taps && !defined $kcrash) {
 			warning("$dir: the $pass pass has no TAP files");

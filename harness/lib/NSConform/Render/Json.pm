@@ -8,6 +8,7 @@ use POSIX qw(strftime);
 use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
+use NSConform::Features;
 
 our $SCHEMA_VERSION = 1;
 
@@ -52,7 +53,7 @@ sub matrix {
 	}
 	my @f = map { {%$_, seen_on => [@{$_->{seen_on}}]} } @{$findings // []};
 	document({schema => 'nsconform-report', columns => [map { column($_, $ids) } @$cols],
-		  cases => \@cases, findings => \@f});
+		  cases => \@cases, findings => \@f, features => feature_table($cols, $ids)});
 }
 
 sub compare { document($_[0]); }

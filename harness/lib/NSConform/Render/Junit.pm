@@ -1,5 +1,10 @@
 # NSConform::Render::Junit - the matrix as JUnit XML (one testsuite per
-# kernel and pass), valid against harness/report-junit.xsd.
+# kernel and pass), valid against harness/report-junit.xsd, read by GitLab
+# and Jenkins: class names carry the kernel series (nsconform.linux-6_12.root.
+# CASE), not the full release, so that a test's history survives a Debian
+# kernel bump (the release is the suite's kernel property); skip reasons,
+# failure text and a crash's kernel-log tail are element bodies, which both
+# show; time is the case binary's recorded time shared among its tests.
 package NSConform::Render::Junit;
 use strict;
 use warnings;
@@ -8,6 +13,8 @@ use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 use NSConform::Render::Html;
+use NSConform::Render::Text;
+use NSConform::Features;
 
 sub x {
 	my $s = NSConform::Render::Html::h(shift);
@@ -21,34 +28,47 @@ sub junit_time {
 	     : strftime('%Y-%m-%dT%H:%M:%S', gmtime);
 }
 
-# One testcase element and the counter it adds to.
+# One testcase element and the counter it adds to.  $c: its column.
 sub testcase {
-	my ($cls, $id, $r) = @_;
+	my ($cls, $id, $r, $c, $secs) = @_;
 	my ($bin, $test) = split m{/}, $id, 2;
 	my $s = "    <testcase classname=\"" . x("$cls.$bin") . "\" name=\"" . x($test)
-	      . "\" time=\"0\"";
+	      . "\" time=\"" . sprintf('%.3f', $secs // 0) . "\"";
 	my $st = $r->{status};
 	my $diag = join("\n", grep { /\S/ } @{$r->{diag}}, $r->{raw});
+	$diag .= "\n\nkernel log (end):\n$c->{kernel_log}"
+	    if $c && $st eq 'crash' && defined $c->{crashed} && defined $c->{kernel_log};
 	my ($inner, $count) = ('', '');
 	if ($r->{known}) {
 		$count = 'skipped';
-		$inner = "      <skipped message=\"" . x(reason_of($r)) . "\"/>\n";
+		$inner = "      <skipped message=\"" . x(reason_of($r)) . "\">" . x(reason_of($r))
+		    . ($BAD{$st} ? "\n" . x($diag) : '') . "</skipped>\n";
 	} elsif ($st eq 'skip') {
 		$count = 'skipped';
-		$inner = "      <skipped message=\"" . x($r->{reason}) . "\"/>\n";
+		$inner = "      <skipped message=\"" . x($r->{reason}) . "\">" . x($r->{reason})
+		    . "</skipped>\n";
 	} elsif ($st eq 'fail') {
 		$count = 'failures';
 		$inner = "      <failure message=\"" . x($r->{reason} || 'not ok')
-		    . "\" type=\"fail\">" . x($diag) . "</failure>\n";
+		    . "\" type=\"fail\">" . x(join("\n", grep { length } $r->{reason}, $diag))
+		    . "</failure>\n";
 	} elsif ($BAD{$st}) {
 		$count = 'errors';
 		$inner = "      <error message=\"" . x($r->{reason} || $st)
-		    . "\" type=\"$st\">" . x($diag) . "</error>\n";
+		    . "\" type=\"$st\">" . x(join("\n", grep { length } $r->{reason}, $diag))
+		    . "</error>\n";
 	}
 	if ($inner eq '' && $diag =~ /\S/ && $r->{diag} && @{$r->{diag}}) {
 		$inner = "      <system-out>" . x($diag) . "</system-out>\n";
 	}
 	return ($s . ($inner eq '' ? "/>\n" : ">\n$inner    </testcase>\n"), $count);
+}
+
+# The kernel series of a release, as a class-name part: linux-6_12.
+sub series {
+	my ($k) = @_;
+	(my $s = 'linux-' . short_kernel($k)) =~ s/[^\w-]/_/g;
+	return $s;
 }
 
 sub properties {
@@ -57,6 +77,9 @@ sub properties {
 	my $prop = sub { $props .= "      <property name=\"" . x($_[0]) . "\" value=\"" . x($_[1])
 			 . "\"/>\n"; };
 	$prop->($_, $c->{meta}{$_}) for sort keys %{$c->{meta}};
+	$prop->('kernel_release', $c->{kernel});
+	$prop->('kernel_series', short_kernel($c->{kernel}));
+	$prop->("feature: $_->[0]", $_->[1]) for @{$c->{features} // []};
 	$prop->('crashed', $c->{crashed}) if defined $c->{crashed};
 	$prop->('known_deviation', "$_->{case} $_->{kernels} $_->{pass} fixed:"
 		. ($_->{fixed} || '-') . " $_->{reference}: " . ($_->{claim} || $_->{reason}))
@@ -65,18 +88,28 @@ sub properties {
 }
 
 sub matrix {
-	my ($cols, $ids, $title, $findings) = @_;
+	my ($cols, $ids, $title, $findings, $cmp) = @_;
 	my @suites;
+	my $ft = feature_table($cols, $ids);
+	for my $c (@$cols) {
+		$c->{features} = [map { [$_->{feature}, $_->{on}{"$c->{run}/$c->{kernel}"}] }
+				  @{$ft->{features}}];
+	}
 	my %tot = (tests => 0, failures => 0, errors => 0, skipped => 0);
 	for my $i (0 .. $#$cols) {
 		my $c = $cols->[$i];
 		my %n = (tests => 0, failures => 0, errors => 0, skipped => 0);
 		my $body = '';
-		(my $cls = "nsconform.$c->{kernel}.$c->{pass}") =~ s/[^\w.-]/_/g;
+		(my $cls = "nsconform." . series($c->{kernel}) . ".$c->{pass}") =~ s/[^\w.-]/_/g;
+		my %per;
+		$per{(split m{/}, $_, 2)[0]}++ for grep { cell($c, $_) } @$ids;
 		for my $id (@$ids) {
 			my $r = cell($c, $id) or next;
 			$n{tests}++;
-			my ($xml, $count) = testcase($cls, $id, $r);
+			my $bin = (split m{/}, $id, 2)[0];
+			my $ms = $c->{case_ms} && $c->{case_ms}{$bin};
+			my ($xml, $count) = testcase($cls, $id, $r, $c,
+						     $ms ? $ms / 1000 / $per{$bin} : 0);
 			$body .= $xml;
 			$n{$count}++ if $count;
 		}
@@ -91,10 +124,38 @@ sub matrix {
 				      . "    <properties>\n%s    </properties>\n%s"
 				      . "    <system-out/>\n    <system-err>%s</system-err>\n"
 				      . "  </testsuite>\n",
-				      x("$c->{kernel} $c->{pass}"), $i, x($cls),
+				      x("linux-" . short_kernel($c->{kernel}) . " $c->{pass}"), $i, x($cls),
 				      x($c->{meta}{where} || 'host'), junit_time($c->{meta}{date}),
 				      @n{qw(tests failures errors skipped)}, $c->{seconds} // 0,
 				      $props =~ s/^/  /gmr, $body, x($err));
+	}
+	if ($cmp) {	# --baseline: the comparison as one more suite
+		my ($body, %n) = ('', tests => 0, failures => 0, errors => 0, skipped => 0);
+		for my $sec (@SECTIONS) {
+			for my $e (@{$cmp->{$sec->[0]}}) {
+				(my $cls = "nsconform.baseline.$sec->[0]") =~ s/[^\w.-]/_/g;
+				my $what = NSConform::Render::Text::describe($e, $sec->[0]);
+				$n{tests}++;
+				$body .= "    <testcase classname=\"" . x($cls) . "\" name=\""
+				    . x("$e->{columns} $e->{case}") . "\" time=\"0\"";
+				if ($sec->[0] =~ /^(regressions|still_failing)$/) {
+					$n{failures}++;
+					$body .= ">\n      <failure message=\"" . x("$sec->[1]: $what")
+					    . "\" type=\"$sec->[0]\">" . x($what)
+					    . "</failure>\n    </testcase>\n";
+				} else {
+					$body .= ">\n      <system-out>" . x("$sec->[1]: $what")
+					    . "</system-out>\n    </testcase>\n";
+				}
+			}
+		}
+		$tot{$_} += $n{$_} for keys %n;
+		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\" package=\"nsconform.baseline\""
+				      . " hostname=\"host\" timestamp=\"%s\" tests=\"%d\" failures=\"%d\""
+				      . " errors=\"%d\" skipped=\"%d\" time=\"0\">\n%s"
+				      . "    <system-out/>\n    <system-err/>\n  </testsuite>\n",
+				      x("baseline comparison: $cmp->{title}"), scalar(@$cols),
+				      junit_time(undef), @n{qw(tests failures errors skipped)}, $body);
 	}
 	out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	out(sprintf("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\""

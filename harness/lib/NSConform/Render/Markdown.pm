@@ -8,6 +8,7 @@ use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 use NSConform::Render::Text;
+use NSConform::Features;
 
 sub md {
 	my $s = shift // '';
@@ -40,7 +41,7 @@ sub matrix {
 	my ($bad, $known, $skip) = details($cols, $ids);
 	if (@$bad) {
 		out("\n## Failures\n\n");
-		for (@$bad) {
+		for (grouped($bad)) {	# a crash's rows as one line, as in text
 			my ($c, $r) = @$_;
 			out("- **$LABEL{$r->{status}}** " . md($c->{label}) . " `$r->{id}`: "
 			    . md($r->{reason}) . "\n");
@@ -64,11 +65,27 @@ sub matrix {
 			out("- `$id` (" . md(join(', ', @{$skip->{$k}})) . "): " . md($why) . "\n");
 		}
 	}
+	feature_table_md(feature_table($cols, $ids));
 	if ($findings && @$findings) {
 		out("\n## Known deviations\n\n");
 		out(findings_table($findings));
 	}
 	warnings_section();
+}
+
+sub feature_table_md {
+	my ($t) = @_;
+	return unless @{$t->{features}};
+	out("\n## Features by kernel\n\nFrom the SKIP reasons `<feature> not supported by this"
+	    . " kernel (added in X.Y)`; ? = none of its tests ran there.\n\n");
+	out('| feature | added in | ' . join(' | ', map { md($_->{label}) } @{$t->{kernels}})
+	    . " |\n");
+	out('|---|---|' . join('', map { ':---:|' } @{$t->{kernels}}) . "\n");
+	for my $f (@{$t->{features}}) {
+		out('| ' . md($f->{feature}) . " | $f->{added} | "
+		    . join(' | ', map { my $v = $f->{on}{$_->{key}}; $v eq 'no' ? '**no**' : $v }
+			   @{$t->{kernels}}) . " |\n");
+	}
 }
 
 sub warnings_section {

@@ -6,6 +6,8 @@ use warnings;
 use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
+use NSConform::Features;
+use Text::Wrap ();
 
 my %COLOR = (pass => 32, xfail => 32, skip => 33, known => 36, fail => '1;31',
 	     health => '1;31', timeout => '1;35', crash => '1;35', error => '1;35', notrun => 35,
@@ -20,63 +22,157 @@ sub paint {
 
 sub pad { my ($s, $w) = @_; return $s . (' ' x ($w - length $s)); }
 
+our $WIDTH = 100;	# the text report fits this many columns
+
+# A line wrapped to $WIDTH, continuation lines indented by $indent more.
+sub wrapped {
+	my ($s, $indent) = @_;
+	return "$s\n" if length $s <= $WIDTH;
+	my ($lead) = $s =~ /^(\s*)/;
+	my $cont = $lead . (' ' x ($indent // 4));
+	local $Text::Wrap::columns = $WIDTH + 1;
+	local $Text::Wrap::huge = 'overflow';
+	return Text::Wrap::wrap('', $cont, $s) . "\n";
+}
+
+# A case id cut to $w characters, its middle replaced by "~".
+sub abbrev {
+	my ($s, $w) = @_;
+	return $s if length $s <= $w;
+	my $h = int(($w - 1) / 2);
+	return substr($s, 0, $w - 1 - $h) . '~' . substr($s, -$h);
+}
+
+# The matrix in blocks of columns, each block within $WIDTH.
 sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
 	my $w = 4;
 	for (@$ids) { $w = length if length > $w; }
-	my @cw = map { my $l = length $_->{label}; $l > 5 ? $l : 5 } @$cols;
-	out(pad('case', $w));
-	out('  ', pad($cols->[$_]{label}, $cw[$_])) for 0 .. $#$cols;
-	out("\n");
-	for my $id (@$ids) {
-		out(pad($id, $w));
-		for my $i (0 .. $#$cols) {
-			my $st = shown(cell($cols->[$i], $id));
-			out('  ', paint($st, pad($LABEL{$st}, $cw[$i])));
-		}
-		out("\n");
+	$w = 44 if $w > 44;
+	# Too wide: passes shortened to a letter (6.12/r), one space between.
+	my @lab = map { $_->{label} } @$cols;
+	my $sep = 2;
+	my $width = $w;
+	$width += 2 + (length > 6 ? length : 6) for @lab;
+	if ($width > $WIDTH) {
+		s{/(\w)\w*$}{/$1} for @lab;
+		$sep = 1;
 	}
+	my @cw = map { length > 6 ? length : 6 } @lab;
 	my @sums = map { summarise($_, $ids) } @$cols;
-	for my $row (['passed', 'pass'], ['failed', 'failed'], ['skipped', 'skip'],
-		     ['known', 'known']) {
-		out(pad($row->[0], $w));
-		out('  ', pad($sums[$_]{$row->[1]}, $cw[$_])) for 0 .. $#$cols;
-		out("\n");
+	my @blocks = ([]);
+	my $used = $w;
+	for my $i (0 .. $#$cols) {
+		if ($used + $sep + $cw[$i] > $WIDTH && @{$blocks[-1]}) {
+			push @blocks, [];
+			$used = $w;
+		}
+		push @{$blocks[-1]}, $i;
+		$used += $sep + $cw[$i];
 	}
+	my $s = ' ' x $sep;
+	for my $b (@blocks) {
+		out("\n") unless $b == $blocks[0];
+		out(pad('case', $w));
+		out($s, pad($lab[$_], $cw[$_])) for @$b;
+		out("\n");
+		for my $id (@$ids) {
+			out(pad(abbrev($id, $w), $w));
+			for my $i (@$b) {
+				my $st = shown(cell($cols->[$i], $id));
+				out($s, paint($st, pad($LABEL{$st}, $cw[$i])));
+			}
+			out("\n");
+		}
+		for my $row (['passed', 'pass'], ['failed', 'failed'], ['skipped', 'skip'],
+			     ['known', 'known']) {
+			out(pad($row->[0], $w));
+			out($s, pad($sums[$_]{$row->[1]}, $cw[$_])) for @$b;
+			out("\n");
+		}
+	}
+	out("\n(r = root pass, u = user pass)\n") if $sep == 1;
+	details_text($cols, $ids, $findings);
+}
+
+sub details_text {
+	my ($cols, $ids, $findings) = @_;
+	feature_table_text(feature_table($cols, $ids));
 	out("\nColumns:\n");
-	out("  $_->{label}: " . column_key($_) . "\n") for @$cols;
+	out(wrapped("  $_->{label}: " . column_key($_))) for @$cols;
 	my ($bad, $known, $skip) = details($cols, $ids);
 	if (@$bad) {
 		out("\nFailures:\n");
 		for (grouped($bad)) {
 			my ($c, $r) = @$_;
-			out('  ', paint($r->{status}, $LABEL{$r->{status}}),
-			    " $c->{label} $r->{id}: $r->{reason}\n");
+			my $head = wrapped("  $LABEL{$r->{status}} $c->{label} $r->{id}: $r->{reason}");
+			$head =~ s/^  \Q$LABEL{$r->{status}}\E/'  ' . paint($r->{status}, $LABEL{$r->{status}})/e;
+			out($head);
 			my @d = grep { /\S/ } @{$r->{diag}};
 			splice(@d, 8) if @d > 8 && !$r->{klog};
-			out("      $_\n") for @d;
+			out(wrapped("      $_", 2)) for @d;
 		}
 	}
 	if (@$known) {
 		out("\nKnown:\n");
-		out("  $_->[0]{label} $_->[1]{id}: " . reason_of($_->[1]) . "\n") for @$known;
+		out(wrapped("  $_->[0]{label} $_->[1]{id}: " . reason_of($_->[1]))) for @$known;
 	}
 	if (%$skip) {
 		out("\nSkips:\n");
 		for my $k (sort keys %$skip) {
 			my ($id, $why) = split /\0/, $k, 2;
-			out("  $id (" . join(' ', @{$skip->{$k}}) . "): $why\n");
+			out(wrapped("  $id (" . join(' ', @{$skip->{$k}}) . "): $why"));
 		}
 	}
 	findings($findings) if $findings && @$findings;
 	my %seen;
 	for my $c (grep { defined $_->{crashed} && !$seen{$_->{dir}}++ } @$cols) {
-		out("\n$c->{kernel} (run $c->{run}): the kernel crashed: $c->{crashed}\n");
+		out("\n" . wrapped("$c->{kernel} (run $c->{run}): the kernel crashed: $c->{crashed}"));
 		if (defined $c->{kernel_log}) {
 			out("  kernel log (end):\n");
 			my @l = split /\n/, $c->{kernel_log};
 			splice(@l, 0, @l - 15) if @l > 15;
-			out("    $_\n") for @l;
+			out(wrapped("    $_")) for @l;
+		}
+	}
+}
+
+# The feature-by-kernel table (NSConform::Features), in blocks of kernels
+# within $WIDTH.
+sub feature_table_text {
+	my ($t) = @_;
+	return unless @{$t->{features}};
+	out("\nFeatures by kernel (from the SKIP reasons \"<feature> not supported by this"
+	    . " kernel\n(added in X.Y)\"; ? = none of its tests ran there):\n");
+	my @names = map { "$_->{feature} ($_->{added})" } @{$t->{features}};
+	my $w = 7;
+	for (@names) { $w = length if length > $w; }
+	$w = 44 if $w > 44;
+	my @k = @{$t->{kernels}};
+	my @kw = map { my $l = length $_->{label}; $l > 4 ? $l : 4 } @k;
+	my @blocks = ([]);
+	my $used = 2 + $w;
+	for my $i (0 .. $#k) {
+		if ($used + 1 + $kw[$i] > $WIDTH && @{$blocks[-1]}) {
+			push @blocks, [];
+			$used = 2 + $w;
+		}
+		push @{$blocks[-1]}, $i;
+		$used += 1 + $kw[$i];
+	}
+	for my $b (@blocks) {
+		out('  ' . pad('feature', $w));
+		out(' ' . pad($k[$_]{label}, $kw[$_])) for @$b;
+		out("\n");
+		for my $n (0 .. $#names) {
+			my $f = $t->{features}[$n];
+			out('  ' . pad(abbrev($names[$n], $w), $w));
+			for my $i (@$b) {
+				my $v = $f->{on}{$k[$i]{key}};
+				out(' ' . paint($v eq 'yes' ? 'pass' : $v eq 'no' ? 'skip'
+						: $v eq 'mixed' ? 'fail' : 'missing', pad($v, $kw[$i])));
+			}
+			out("\n");
 		}
 	}
 }
@@ -85,12 +181,12 @@ sub findings {
 	my ($f) = @_;
 	out("\nKnown deviations:\n");
 	for my $e (@$f) {
-		out("  $e->{case}" . (length $e->{claim} ? " ($e->{claim})" : '')
-		    . ": $e->{reason}\n");
-		out("      affected $e->{kernels} ($e->{pass} pass), fixed: "
-		    . ($e->{fixed} || '-') . ", reference $e->{reference}"
-		    . ($e->{state} eq 'stale' ? ", STALE: $e->{stale_why}" : '')
-		    . ($e->{state} eq 'untested' ? ', not exercised by this run' : '') . "\n");
+		out(wrapped("  $e->{case}" . (length $e->{claim} ? " ($e->{claim})" : '')
+			    . ": $e->{reason}"));
+		out(wrapped("      affected $e->{kernels} ($e->{pass} pass), fixed: "
+			    . ($e->{fixed} || '-') . ", reference $e->{reference}"
+			    . ($e->{state} eq 'stale' ? ", STALE: $e->{stale_why}" : '')
+			    . ($e->{state} eq 'untested' ? ', not exercised by this run' : '')));
 	}
 }
 

@@ -1,0 +1,93 @@
+# NSConform::Features - the feature-by-kernel table: which kernel features
+# (listns(), NS_GET_ID, time namespaces, ...) each kernel of a run has, read
+# from the SKIP reasons.  A case that probes a feature and finds it missing
+# SKIPs with one fixed form (BRIEF.md, fixtures/):
+#     <feature> not supported by this kernel (added in X.Y)
+# Only that form counts; a SKIP for any other reason (needs real root, no
+# veth driver, ...) tells nothing about the feature.
+package NSConform::Features;
+use strict;
+use warnings;
+use NSConform::Results;
+use NSConform::Model qw(:DEFAULT !compare);
+use Exporter qw(import);
+our @EXPORT = qw(feature_table feature_of $FEATURE_RE);
+
+our $FEATURE_RE = qr/^(.+?) not supported by this kernel \(added in (\d+\.\d+)\)\s*$/;
+
+# (feature, release that added it) of a result that skipped for a missing
+# feature, else ().
+sub feature_of {
+	my ($r) = @_;
+	return () unless $r && $r->{status} eq 'skip';
+	return ($r->{reason} // '') =~ $FEATURE_RE ? ($1, $2) : ();
+}
+
+# The kernels of the columns, in column order: [key, label, [columns]].
+sub kernels_of {
+	my ($cols) = @_;
+	my (@k, %at);
+	for my $c (@$cols) {
+		my $key = "$c->{run}/$c->{kernel}";
+		if (!defined $at{$key}) {
+			(my $label = $c->{label}) =~ s{/[^/]*$}{};
+			push @k, [$key, $label, []];
+			$at{$key} = $#k;
+		}
+		push @{$k[$at{$key}][2]}, $c;
+	}
+	return @k;
+}
+
+# {kernels => [{key, label, kernel}], features => [{feature, added, tests,
+# on => {key => 'yes'|'no'|'mixed'|'?'}, why => {key => text}}]}, features
+# in the order of the release that added them.  A kernel has a feature
+# ('yes') when a test that SKIPs for it elsewhere ran there (any result but
+# a skip, a not-run or a crash of the kernel); 'no' when a test SKIPped
+# for it there; 'mixed' when both (a probe that disagrees with itself);
+# '?' when none of its tests ran there.
+sub feature_table {
+	my ($cols, $ids) = @_;
+	my @kernels = kernels_of($cols);
+	my (%f, %tests);
+	for my $id (@$ids) {
+		for my $c (@$cols) {
+			my ($name, $added) = feature_of(cell($c, $id)) or next;
+			$f{$name} //= {feature => $name, added => $added};
+			$tests{$name}{$id} = 1;
+		}
+	}
+	for my $name (keys %f) {
+		my $e = $f{$name};
+		$e->{tests} = [grep { $tests{$name}{$_} } @$ids];
+		for my $k (@kernels) {
+			my ($key, $label, $kcols) = @$k;
+			my ($yes, $no, @ran) = (0, 0);
+			for my $id (@{$e->{tests}}) {
+				for my $c (@$kcols) {
+					my $r = cell($c, $id) or next;
+					my ($fn) = feature_of($r);
+					if (defined $fn && $fn eq $name) {
+						$no++;
+					} elsif ($r->{status} !~ /^(skip|notrun|crash|error)$/) {
+						$yes++;
+						push @ran, "$id ($c->{pass}: $r->{status})";
+					}
+				}
+			}
+			$e->{on}{$key} = $yes && $no ? 'mixed' : $no ? 'no' : $yes ? 'yes' : '?';
+			$e->{why}{$key} = $no ? "$no result(s) SKIP: $name not supported"
+					: $yes ? "ran: $ran[0]" . (@ran > 1 ? ' and ' . (@ran - 1)
+								    . ' more' : '')
+					: 'none of its tests ran here';
+		}
+	}
+	my @features = sort { join('.', map { sprintf '%05d', $_ } split /\./, $a->{added})
+			      cmp join('.', map { sprintf '%05d', $_ } split /\./, $b->{added})
+			      || lc $a->{feature} cmp lc $b->{feature} } values %f;
+	return {kernels => [map { {key => $_->[0], label => $_->[1],
+				   kernel => $_->[2][0]{kernel}} } @kernels],
+		features => \@features};
+}
+
+1;
