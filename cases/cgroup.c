@@ -21,177 +21,41 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroupns.h"
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
-/* Paths here are far shorter than PATHLEN; truncation would only fail a check. */
+/* Paths here are far shorter than CGNS_PATH_MAX; truncation would only fail a check. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-
-#define PATHLEN 1024
-
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-#define REQUIRE_CGNS() do { \
-	if (!ns_type_available("cgroup")) \
-		SKIP(return, "no cgroup namespaces (/proc/self/ns/cgroup missing)"); \
-} while (0)
-
-/*
- * The path of @pid (0 = self) in the hierarchy @ctrl ("" = v2, else a v1
- * line's controller list such as "memory" or "name=systemd").
- */
-static int cg_path(pid_t pid, const char *ctrl, char *out)
-{
-	char file[64], buf[8192], *line, *save;
-
-	snprintf(file, sizeof(file), "/proc/%d/cgroup", pid ? pid : getpid());
-	if (read_file(file, buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *c = strchr(line, ':'), *p = c ? strchr(c + 1, ':') : NULL;
-
-		if (!p)
-			continue;
-		*p = '\0';
-		if (!strcmp(c + 1, ctrl)) {
-			snprintf(out, PATHLEN, "%s", p + 1);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-struct cg_mount {
-	char ctrl[128];		/* "" for v2 */
-	char point[PATHLEN];	/* mount point */
-	char root[PATHLEN];	/* root field */
-};
-
-/*
- * The cgroup mounts in /proc/@pid/mountinfo (0 = self), up to @max.
- * With @under, only those whose mount point starts with it.
- */
-static int cg_mounts(pid_t pid, const char *under, struct cg_mount *m, int max)
-{
-	char file[64], *buf, *line, *save;
-	int n = 0;
-
-	buf = malloc(1 << 17);
-	snprintf(file, sizeof(file), "/proc/%d/mountinfo", pid ? pid : getpid());
-	if (!buf || read_file(file, buf, 1 << 17) < 0) {
-		free(buf);
-		return -1;
-	}
-	for (line = strtok_r(buf, "\n", &save); line && n < max;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char root[PATHLEN], point[PATHLEN], fstype[64], opts[512], *sep;
-
-		sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2 ||
-		    sscanf(sep + 3, "%63s %*s %511s", fstype, opts) != 2)
-			continue;
-		if (under && strncmp(point, under, strlen(under)))
-			continue;
-		if (!strcmp(fstype, "cgroup2")) {
-			m[n].ctrl[0] = '\0';
-		} else if (!strcmp(fstype, "cgroup")) {
-			/* super options: rw,memory or rw,name=systemd,... */
-			char *o, *osave, ctrl[128] = "";
-
-			for (o = strtok_r(opts, ",", &osave); o; o = strtok_r(NULL, ",", &osave)) {
-				if (!strcmp(o, "rw") || !strcmp(o, "ro") || !strncmp(o, "release_agent", 13) ||
-				    !strcmp(o, "clone_children") || !strcmp(o, "noprefix") ||
-				    !strcmp(o, "xattr") || !strcmp(o, "nsdelegate") || !strcmp(o, "cpuset_v2_mode"))
-					continue;
-				if (ctrl[0])
-					strncat(ctrl, ",", sizeof(ctrl) - strlen(ctrl) - 1);
-				strncat(ctrl, o, sizeof(ctrl) - strlen(ctrl) - 1);
-			}
-			snprintf(m[n].ctrl, sizeof(m[n].ctrl), "%s", ctrl);
-		} else {
-			continue;
-		}
-		snprintf(m[n].point, PATHLEN, "%s", point);
-		snprintf(m[n].root, PATHLEN, "%s", root);
-		n++;
-	}
-	free(buf);
-	return n;
-}
-
-/* The directory of our own cgroup in hierarchy @m (mount root must be "/"). */
-static int cg_dir(const struct cg_mount *m, char *out)
-{
-	char path[PATHLEN];
-
-	if (strcmp(m->root, "/") || cg_path(0, m->ctrl, path))
-		return -1;
-	snprintf(out, PATHLEN, "%s%s", m->point, strcmp(path, "/") ? path : "");
-	return 0;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-/* Move the caller into the cgroup directory @dir. */
-static int enter_cg(const char *dir)
-{
-	char procs[PATHLEN + 16];
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	return write_str(procs, "0");
-}
-
-static bool same_inode(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
 
 /* --- own v2 cgroups: base/{a,a/sub,b} ---------------------------------- */
 
 FIXTURE(cg) {
-	char base[PATHLEN];	/* .../nsc-PID, under our v2 cgroup */
-	char rel[PATHLEN];	/* the same, as our /proc/self/cgroup shows it */
-	char a[PATHLEN + 8], sub[PATHLEN + 16], b[PATHLEN + 8];
+	char base[CGNS_PATH_MAX];	/* .../nsc-PID, under our v2 cgroup */
+	char rel[CGNS_PATH_MAX];	/* the same, as our /proc/self/cgroup shows it */
+	char a[CGNS_PATH_MAX + 8], sub[CGNS_PATH_MAX + 16], b[CGNS_PATH_MAX + 8];
 	bool made;
 	const char *why;	/* why there are none */
 };
 
 FIXTURE_SETUP(cg)
 {
-	struct cg_mount m[32];
-	char mine[PATHLEN], dir[PATHLEN];
-	int n = cg_mounts(0, NULL, m, 32), i;
+	struct cgns_mount m[32];
+	char mine[CGNS_PATH_MAX], dir[CGNS_PATH_MAX];
+	int n = cgns_mounts(0, NULL, m, 32), i;
 
 	self->made = false;
 	self->why = "no cgroup v2 hierarchy mounted";
 	for (i = 0; i < n; i++)
 		if (!m[i].ctrl[0])
 			break;
-	if (i >= n || cg_dir(&m[i], dir) || cg_path(0, "", mine))
+	if (i >= n || cgns_dir(&m[i], dir) || cgns_path(0, "", mine))
 		return;
 	self->why = "no write access to our cgroup v2 directory (needs real root here)";
 	if (access(dir, W_OK))
 		return;
-	snprintf(self->base, PATHLEN, "%s/nsc-%d", dir, getpid());
-	snprintf(self->rel, PATHLEN, "%s/nsc-%d", strcmp(mine, "/") ? mine : "", getpid());
+	snprintf(self->base, CGNS_PATH_MAX, "%s/nsc-%d", dir, getpid());
+	snprintf(self->rel, CGNS_PATH_MAX, "%s/nsc-%d", strcmp(mine, "/") ? mine : "", getpid());
 	snprintf(self->a, sizeof(self->a), "%s/a", self->base);
 	snprintf(self->sub, sizeof(self->sub), "%s/a/sub", self->base);
 	snprintf(self->b, sizeof(self->b), "%s/b", self->base);
@@ -203,59 +67,21 @@ FIXTURE_SETUP(cg)
 	ASSERT_EQ(0, mkdir(self->b, 0755));
 }
 
-/* rmdir, retrying while the last process is still leaving (EBUSY). */
-static void rmdir_wait(const char *dir)
-{
-	struct timespec tick = { 0, 5000000 };
-
-	for (int i = 0; i < 400 && rmdir(dir) && errno == EBUSY; i++)
-		nanosleep(&tick, NULL);
-}
-
 FIXTURE_TEARDOWN(cg)
 {
 	if (!self->made)
 		return;
-	rmdir_wait(self->sub);
-	rmdir_wait(self->a);
-	rmdir_wait(self->b);
-	rmdir_wait(self->base);
+	cgns_rmdir_wait(self->sub);
+	cgns_rmdir_wait(self->a);
+	cgns_rmdir_wait(self->b);
+	cgns_rmdir_wait(self->base);
 }
 
 #define REQUIRE_OWN_CGROUPS() do { \
-	REQUIRE_CGNS(); \
+	NS_NEED_TYPE("cgroup"); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
 } while (0)
-
-/* A child that enters @dir (if any) and waits; returns its pid. */
-static pid_t parked_in(const char *dir, struct ns_sync *s)
-{
-	pid_t pid;
-	char ok;
-
-	if (ns_sync_init(s))
-		return -1;
-	pid = ns_clone(0);
-	if (pid == 0) {
-		ns_sync_child_side(s);
-		ok = !dir || !enter_cg(dir);
-		ns_sync_tell(s, true, &ok, 1);
-		ns_sync_wait(s, true, NULL, 0, 2 * NS_WAIT_MS);
-		_exit(0);
-	}
-	ns_sync_parent_side(s);
-	if (pid < 0 || ns_sync_wait(s, false, &ok, 1, NS_WAIT_MS) || !ok)
-		return -1;
-	return pid;
-}
-
-static void unpark(pid_t pid, struct ns_sync *s)
-{
-	ns_sync_tell(s, false, NULL, 0);
-	ns_wait(pid, NS_WAIT_MS);
-	ns_sync_close(s);
-}
 
 /* --- /proc/PID/cgroup ------------------------------------------------------ */
 
@@ -268,16 +94,16 @@ struct view_req {
 static int view_from_inside(void *arg)
 {
 	struct view_req *r = arg;
-	char path[PATHLEN];
+	char path[CGNS_PATH_MAX];
 
-	if (r->dir && enter_cg(r->dir))
+	if (r->dir && cgns_enter(r->dir))
 		return child_fail("enter %s: %m", r->dir);
 	if (unshare(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
-	if (cg_path(0, "", path) || strcmp(path, "/"))
+	if (cgns_path(0, "", path) || strcmp(path, "/"))
 		return child_fail("inside, our own v2 path is '%s', not /", path);
 	for (int i = 0; i < 3 && r->others[i]; i++) {
-		if (cg_path(r->others[i], "", path))
+		if (cgns_path(r->others[i], "", path))
 			return child_fail("read /proc/%d/cgroup: %m", r->others[i]);
 		if (strcmp(path, r->want[i]))
 			return child_fail("inside, process %d shows '%s', want '%s'",
@@ -286,17 +112,20 @@ static int view_from_inside(void *arg)
 	return 0;
 }
 
-/* In a new cgroup namespace the creator's cgroup is "/"; others show relative to it: /sub below, ".." elsewhere (cgroup_namespaces(7)). */
+/*
+ * In a new cgroup namespace the creator's cgroup is "/"; others show relative to it: /sub below,
+ * ".." elsewhere (cgroup_namespaces(7)).
+ */
 TEST_F(cg, other_processes_paths_relative_to_ns_root)
 {
-	struct ns_sync sb, ss;
+	struct ns_holder sb, ss;
 	pid_t in_b, in_sub;
-	char want_self[PATHLEN + 16];
+	char want_self[CGNS_PATH_MAX + 16];
 
 	REQUIRE_OWN_CGROUPS();
-	in_b = parked_in(self->b, &sb);
+	in_b = cgns_park(&sb, self->b);
 	ASSERT_LT(0, in_b);
-	in_sub = parked_in(self->sub, &ss);
+	in_sub = cgns_park(&ss, self->sub);
 	ASSERT_LT(0, in_sub);
 	{
 		/* the test process stays in the cgroup above base */
@@ -311,18 +140,18 @@ TEST_F(cg, other_processes_paths_relative_to_ns_root)
 	/* from outside, nothing is rewritten */
 	snprintf(want_self, sizeof(want_self), "%s/b", self->rel);
 	{
-		char path[PATHLEN];
+		char path[CGNS_PATH_MAX];
 
-		ASSERT_EQ(0, cg_path(in_b, "", path));
+		ASSERT_EQ(0, cgns_path(in_b, "", path));
 		EXPECT_STREQ(want_self, path);
 	}
-	unpark(in_b, &sb);
-	unpark(in_sub, &ss);
+	cgns_unpark(&sb);
+	cgns_unpark(&ss);
 }
 
 struct own_view {
 	const char *enter;	/* cgroup to move to first, or NULL */
-	char before[16][PATHLEN];
+	char before[16][CGNS_PATH_MAX];
 	char ctrl[16][128];
 	int n;
 	int nonroot;
@@ -330,21 +159,21 @@ struct own_view {
 
 static void collect_view(struct own_view *v);
 
-/* Move to v->enter, collect the view; NS_MISSING when all paths are "/". */
+/* Move to v->enter, collect the view; NS_CHILD_SKIP when all paths are "/". */
 static int prepare_view(struct own_view *v)
 {
-	if (v->enter && enter_cg(v->enter))
+	if (v->enter && cgns_enter(v->enter))
 		return child_fail("enter %s: %m", v->enter);
 	collect_view(v);
 	if (!v->n)
 		return child_fail("no lines in /proc/self/cgroup");
-	return v->nonroot ? 0 : NS_MISSING;
+	return v->nonroot ? 0 : NS_CHILD_SKIP;
 }
 
 static int own_view_inside(void *arg)
 {
 	struct own_view *v = arg;
-	char path[PATHLEN];
+	char path[CGNS_PATH_MAX];
 	int rc = prepare_view(v);
 
 	if (rc)
@@ -352,7 +181,7 @@ static int own_view_inside(void *arg)
 	if (unshare(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
 	for (int i = 0; i < v->n; i++) {
-		if (cg_path(0, v->ctrl[i], path))
+		if (cgns_path(0, v->ctrl[i], path))
 			return child_fail("no '%s' line after unshare", v->ctrl[i]);
 		if (strcmp(path, "/"))
 			return child_fail("after unshare '%s' shows '%s', was '%s'",
@@ -367,7 +196,7 @@ static void collect_view(struct own_view *v)
 	char buf[8192], *line, *save;
 
 	v->n = v->nonroot = 0;
-	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0)
 		return;
 	for (line = strtok_r(buf, "\n", &save); line && v->n < 16;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -377,24 +206,27 @@ static void collect_view(struct own_view *v)
 			continue;
 		*p = '\0';
 		snprintf(v->ctrl[v->n], 128, "%s", c + 1);
-		snprintf(v->before[v->n], PATHLEN, "%s", p + 1);
+		snprintf(v->before[v->n], CGNS_PATH_MAX, "%s", p + 1);
 		v->nonroot += strcmp(p + 1, "/") != 0;
 		v->n++;
 	}
 }
 
-/* After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2 (cgroup_namespaces(7)). */
+/*
+ * After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2
+ * (cgroup_namespaces(7)).
+ */
 TEST_F(cg, own_cgroup_is_root_after_unshare)
 {
-	struct own_view *v = shared_page();
+	struct own_view *v = ns_shared_page(1 << 16);
 	int rc;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, v);
 	/* somewhere below the root, or the view could not change */
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, own_view_inside, v);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
 		     self->why);
 	EXPECT_EQ(0, rc);
@@ -403,20 +235,20 @@ TEST_F(cg, own_cgroup_is_root_after_unshare)
 /* --- mounts inside ---------------------------------------------------------- */
 
 struct mount_req {
-	struct cg_mount m;	/* the hierarchy, as seen outside */
-	char outside_dir[PATHLEN];	/* the ns root's directory outside */
+	struct cgns_mount m;	/* the hierarchy, as seen outside */
+	char outside_dir[CGNS_PATH_MAX];	/* the ns root's directory outside */
 	const char *enter;	/* cgroup to create the namespace in, or NULL */
 };
 
 static int mount_inside(void *arg)
 {
 	struct mount_req *r = arg;
-	char point[64], me[PATHLEN];
-	struct cg_mount got[4];
+	char point[64], me[CGNS_PATH_MAX];
+	struct cgns_mount got[4];
 	struct ns_ident before, after;
 	int n;
 
-	if (r->enter && enter_cg(r->enter))
+	if (r->enter && cgns_enter(r->enter))
 		return child_fail("enter %s: %m", r->enter);
 	if (ns_ident_of(0, "mnt", &before) || ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
 		return child_fail("unshare(CLONE_NEWCGROUP|CLONE_NEWNS): %m");
@@ -430,15 +262,15 @@ static int mount_inside(void *arg)
 	if (r->m.ctrl[0] ? mount("none", point, "cgroup", 0, r->m.ctrl) :
 			   mount("none", point, "cgroup2", 0, NULL))
 		return child_fail("mount cgroup '%s' inside: %m", r->m.ctrl);
-	n = cg_mounts(0, point, got, 4);
+	n = cgns_mounts(0, point, got, 4);
 	if (n != 1)
 		return child_fail("%d cgroup mounts at %s", n, point);
 	if (strcmp(got[0].root, "/"))
 		return child_fail("inside, the new mount's root reads '%s', not /", got[0].root);
 	/* it is the directory of the namespace's root cgroup */
-	if (!same_inode(point, r->outside_dir))
+	if (!cgns_same_inode(point, r->outside_dir))
 		return child_fail("the mount's root is not %s", r->outside_dir);
-	if (cg_path(0, r->m.ctrl, me) || strcmp(me, "/"))
+	if (cgns_path(0, r->m.ctrl, me) || strcmp(me, "/"))
 		return child_fail("own path '%s'", me);
 	return 0;
 }
@@ -451,15 +283,17 @@ static void check_mount(struct __test_metadata *_metadata, struct mount_req *r)
 }
 
 /*
+ * A cgroup v2 mount made in a new cgroup namespace is rooted at the namespace's cgroup
+ * (cgroup_namespaces(7)).
+ *
  * Mountinfo shows "/" inside, and the mount's root is that cgroup's
  * directory.
  */
-/* A cgroup v2 mount made in a new cgroup namespace is rooted at the namespace's cgroup (cgroup_namespaces(7)). */
 TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 {
 	struct mount_req r = { .enter = NULL };
-	struct cg_mount m[32];
-	int n = cg_mounts(0, NULL, m, 32), i;
+	struct cgns_mount m[32];
+	int n = cgns_mounts(0, NULL, m, 32), i;
 
 	REQUIRE_OWN_CGROUPS();
 	for (i = 0; i < n; i++)
@@ -467,27 +301,31 @@ TEST_F(cg, v2_mount_inside_rooted_at_ns_cgroup)
 			break;
 	ASSERT_LT(i, n);
 	r.m = m[i];
-	snprintf(r.outside_dir, PATHLEN, "%s", self->a);
+	snprintf(r.outside_dir, CGNS_PATH_MAX, "%s", self->a);
 	r.enter = self->a;
 	check_mount(_metadata, &r);
 }
 
-/* Each cgroup v1 hierarchy we are below the root of, mounted in a new cgroup ns, is rooted at its cgroup (cgroup_namespaces(7)). */
+/*
+ * Each cgroup v1 hierarchy we are below the root of, mounted in a new cgroup ns, is rooted at its
+ * cgroup (cgroup_namespaces(7)).
+ */
 TEST(v1_mount_inside_rooted_at_ns_cgroup)
 {
-	struct cg_mount *m = calloc(32, sizeof(*m));
-	int n = cg_mounts(0, NULL, m, 32), v1 = 0, checked = 0;
+	struct cgns_mount *m = calloc(32, sizeof(*m));
+	int n = cgns_mounts(0, NULL, m, 32), v1 = 0, checked = 0;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, m);
 	for (int i = 0; i < n; i++) {
 		struct mount_req r = { .enter = NULL };
-		char path[PATHLEN];
+		char path[CGNS_PATH_MAX];
 
 		if (!m[i].ctrl[0])
 			continue;
 		v1++;
-		if (cg_path(0, m[i].ctrl, path) || !strcmp(path, "/") || cg_dir(&m[i], r.outside_dir))
+		if (cgns_path(0, m[i].ctrl, path) || !strcmp(path, "/") ||
+		    cgns_dir(&m[i], r.outside_dir))
 			continue;
 		r.m = m[i];
 		check_mount(_metadata, &r);
@@ -508,58 +346,46 @@ static int moved_views(void *arg)
 		const char *sub, *b;
 		bool nsdelegate;
 	} *r = arg;
-	char path[PATHLEN];
+	char path[CGNS_PATH_MAX];
 	int err;
 
 	if (unshare(CLONE_NEWCGROUP))
 		return child_fail("unshare: %m");
-	if (enter_cg(r->sub))
+	if (cgns_enter(r->sub))
 		return child_fail("enter sub: %m");
-	if (cg_path(0, "", path) || strcmp(path, "/sub"))
+	if (cgns_path(0, "", path) || strcmp(path, "/sub"))
 		return child_fail("after moving below the root: '%s', want /sub", path);
 	/*
 	 * The root stays where the namespace was made.  With nsdelegate a
 	 * move outside it is refused (ENOENT); without, it works and our
 	 * own path then starts with "..".
 	 */
-	err = enter_cg(r->b);
+	err = cgns_enter(r->b);
 	if (r->nsdelegate) {
 		if (err != -ENOENT)
 			return child_fail("nsdelegate: moving outside the root: %s, not ENOENT",
 					  strerror(-err));
-		return cg_path(0, "", path) || strcmp(path, "/sub") ?
+		return cgns_path(0, "", path) || strcmp(path, "/sub") ?
 			child_fail("after a refused move: '%s'", path) : 0;
 	}
 	if (err)
 		return child_fail("moving to a sibling cgroup: %s", strerror(-err));
-	if (cg_path(0, "", path) || strcmp(path, "/../b"))
+	if (cgns_path(0, "", path) || strcmp(path, "/../b"))
 		return child_fail("after moving outside the root: '%s', want /../b", path);
 	return 0;
 }
 
-/* Whether the cgroup2 mount has nsdelegate (cgroup namespaces delegate). */
-static bool v2_nsdelegate(void)
-{
-	static char buf[1 << 17];
-	char *line, *save;
-
-	if (read_file("/proc/self/mountinfo", buf, sizeof(buf)) < 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strstr(line, " - cgroup2 ") && strstr(line, "nsdelegate"))
-			return true;
-	return false;
-}
-
 /*
+ * A cgroup namespace's root stays its creation cgroup: moved below it shows /sub, to a sibling
+ * /../b (cgroup_namespaces(7)).
+ *
  * With the nsdelegate mount option, moving a process outside the namespace's
  * root is refused with ENOENT (cgroup-v2.rst "nsdelegate").
  */
-/* A cgroup namespace's root stays its creation cgroup: moved below it shows /sub, to a sibling /../b (cgroup_namespaces(7)). */
 TEST_F(cg, ns_root_fixed_at_creation)
 {
 	struct moved_req { const char *sub, *b; bool nsdelegate; } r = {
-		self->sub, self->b, v2_nsdelegate()
+		self->sub, self->b, cgns_v2_nsdelegate()
 	};
 	pid_t pid;
 
@@ -567,7 +393,7 @@ TEST_F(cg, ns_root_fixed_at_creation)
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (enter_cg(self->a))
+		if (cgns_enter(self->a))
 			_exit(child_fail("enter a: %m"));
 		_exit(moved_views(&r));
 	}
@@ -585,7 +411,7 @@ static int join_cgns(void *arg)
 {
 	struct own_view *v = arg;
 	struct ns_sync s;
-	char file[64], path[PATHLEN];
+	char file[64], path[CGNS_PATH_MAX];
 	pid_t holder, j;
 	int rc = prepare_view(v);
 
@@ -620,7 +446,7 @@ static int join_cgns(void *arg)
 		if (ns_same_as_self(holder, "cgroup") != 1)
 			_exit(child_fail("setns returned 0, not in the holder's namespace"));
 		for (int i = 0; i < v->n; i++)
-			if (cg_path(0, v->ctrl[i], path) || strcmp(path, "/"))
+			if (cgns_path(0, v->ctrl[i], path) || strcmp(path, "/"))
 				_exit(child_fail("after setns '%s' shows '%s', was '%s'",
 						 v->ctrl[i], path, v->before[i]));
 		_exit(0);
@@ -632,17 +458,20 @@ static int join_cgns(void *arg)
 	return rc;
 }
 
-/* setns() into a cgroup namespace makes /proc/self/cgroup relative to that namespace's root (cgroup_namespaces(7), setns(2)). */
+/*
+ * setns() into a cgroup namespace makes /proc/self/cgroup relative to that namespace's root
+ * (cgroup_namespaces(7), setns(2)).
+ */
 TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 {
-	struct own_view *v = shared_page();
+	struct own_view *v = ns_shared_page(1 << 16);
 	int rc;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, v);
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, join_cgns, v);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
 		     self->why);
 	EXPECT_EQ(0, rc);

@@ -24,30 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgview.h"
+#include "cgroupns.h"
 #include "nsconform.h"
 #include "userns.h"
 #include "kselftest_harness.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-
-#define REQUIRE_CGNS() do { \
-	if (!ns_type_available("cgroup")) \
-		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)"); \
-} while (0)
-
-#define REQUIRE_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
-} while (0)
-
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 18, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
 
 /* --- privilege ---------------------------------------------------------------- */
 
@@ -80,10 +62,10 @@ static int unshare_unprivileged(void *arg)
  */
 TEST(unshare_cgroupns_unprivileged_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->unshare_err = r->with_userns = 1;
 	ASSERT_EQ(0, userns_run_unpriv(unshare_unprivileged, r));
@@ -149,11 +131,11 @@ static int join_as_nobody(void *arg)
  */
 TEST(setns_cgroupns_unprivileged_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 	struct join_req q;
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	q.r = r;
 	q.holder = cgns_holder();
@@ -204,11 +186,11 @@ static int join_from_child_userns(void *arg)
  */
 TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 {
-	struct priv_rec *r = shared_page();
+	struct priv_rec *r = ns_shared_page(1 << 18);
 	struct join_req q;
 
-	REQUIRE_CGNS();
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	q.r = r;
 	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &q.test_cgns));
@@ -222,11 +204,11 @@ TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 /* --- own v2 cgroups ----------------------------------------------------------- */
 
 FIXTURE(own) {
-	char v2point[CGVIEW_PATHLEN];	/* where cgroup2 is mounted ("" if not) */
-	char mine[CGVIEW_PATHLEN];	/* our v2 path */
-	char base[2 * CGVIEW_PATHLEN];	/* .../nscr-PID, made by us */
-	char a[2 * CGVIEW_PATHLEN + 8];	/* base/a: the namespace root */
-	char b[2 * CGVIEW_PATHLEN + 8];	/* base/b: outside it */
+	char v2point[CGNS_PATH_MAX];	/* where cgroup2 is mounted ("" if not) */
+	char mine[CGNS_PATH_MAX];	/* our v2 path */
+	char base[2 * CGNS_PATH_MAX];	/* .../nscr-PID, made by us */
+	char a[2 * CGNS_PATH_MAX + 8];	/* base/a: the namespace root */
+	char b[2 * CGNS_PATH_MAX + 8];	/* base/b: outside it */
 	bool nsdelegate;		/* the v2 superblock has nsdelegate */
 	bool made;
 	const char *why;
@@ -234,8 +216,8 @@ FIXTURE(own) {
 
 FIXTURE_SETUP(own)
 {
-	struct cgview_mount m[CGVIEW_MAX];
-	int n = cgview_mounts(0, m, CGVIEW_MAX);
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
+	int n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 
 	self->made = false;
 	self->v2point[0] = '\0';
@@ -247,7 +229,7 @@ FIXTURE_SETUP(own)
 		self->nsdelegate = strstr(m[i].opts, "nsdelegate") != NULL;
 		break;
 	}
-	if (!self->v2point[0] || cgview_path(0, "", self->mine, sizeof(self->mine)))
+	if (!self->v2point[0] || cgns_path(0, "", self->mine))
 		return;
 	snprintf(self->base, sizeof(self->base), "%s%s/nscr-%d", self->v2point,
 		 strcmp(self->mine, "/") ? self->mine : "", getpid());
@@ -265,10 +247,10 @@ FIXTURE_SETUP(own)
 static void rmdir_retry(const char *dir)
 {
 	struct timespec tick = { 0, 5000000 };
-	char path[2 * CGVIEW_PATHLEN + 32], buf[4096], *p, *end;
+	char path[2 * CGNS_PATH_MAX + 32], buf[4096], *p, *end;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	if (read_file(path, buf, sizeof(buf)) > 0)
+	if (ns_read_file(path, buf, sizeof(buf)) > 0)
 		for (p = buf; *p; p = end) {
 			long pid = strtol(p, &end, 10);
 
@@ -287,7 +269,7 @@ static void rmdir_retry(const char *dir)
  */
 FIXTURE_TEARDOWN_PARENT(own)
 {
-	char sub[2 * CGVIEW_PATHLEN + 16];
+	char sub[2 * CGNS_PATH_MAX + 16];
 
 	if (!self->made)
 		return;
@@ -311,8 +293,8 @@ static void dotdots(const char *path, char *out, size_t len)
 
 struct root_rec {
 	int n;
-	struct cgview_mount before[CGVIEW_MAX], inside[CGVIEW_MAX];
-	char path[CGVIEW_MAX][CGVIEW_PATHLEN];	/* our path per mount, before */
+	struct cgns_mount before[CGNS_MOUNTS_MAX], inside[CGNS_MOUNTS_MAX];
+	char path[CGNS_MOUNTS_MAX][CGNS_PATH_MAX];	/* our path per mount, before */
 };
 
 static int mountinfo_inside(void *arg)
@@ -321,7 +303,7 @@ static int mountinfo_inside(void *arg)
 
 	if (unshare(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
-	return cgview_mounts(0, r->inside, CGVIEW_MAX) == r->n ? 0 :
+	return cgns_mounts(0, NULL, r->inside, CGNS_MOUNTS_MAX) == r->n ? 0 :
 		child_fail("the mounts changed");
 }
 
@@ -336,26 +318,26 @@ static int mountinfo_inside(void *arg)
  */
 TEST_F(own, outside_mount_root_shows_dotdot_inside)
 {
-	struct root_rec *r = shared_page();
+	struct root_rec *r = ns_shared_page(1 << 18);
 	int checked = 0;
 	pid_t pid;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, r);
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (self->made && cgview_write(self->a, "cgroup.procs", "0"))
+		if (self->made && cgns_write(self->a, "cgroup.procs", "0"))
 			_exit(child_fail("enter %s: %m", self->a));
-		r->n = cgview_mounts(0, r->before, CGVIEW_MAX);
+		r->n = cgns_mounts(0, NULL, r->before, CGNS_MOUNTS_MAX);
 		for (int i = 0; i < r->n; i++)
-			if (cgview_path(0, r->before[i].ctrl, r->path[i], CGVIEW_PATHLEN))
+			if (cgns_path(0, r->before[i].ctrl, r->path[i]))
 				r->path[i][0] = '\0';
 		_exit(ns_run_admin(0, mountinfo_inside, r));
 	}
 	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
 	for (int i = 0; i < r->n; i++) {
-		char want[CGVIEW_PATHLEN];
+		char want[CGNS_PATH_MAX];
 
 		if (strcmp(r->before[i].root, "/") || !r->path[i][0] || !strcmp(r->path[i], "/"))
 			continue;
@@ -370,7 +352,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 }
 
 struct deleg_rec {
-	char v2point[CGVIEW_PATHLEN];
+	char v2point[CGNS_PATH_MAX];
 	bool nsdelegate;	/* the host's superblock, before */
 	char inside_opts[256];	/* super options of the mount made inside */
 	int mounted;
@@ -379,7 +361,7 @@ struct deleg_rec {
 static int mount_opposite(void *arg)
 {
 	struct deleg_rec *r = arg;
-	struct cgview_mount m[CGVIEW_MAX];
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
 	int n;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
@@ -389,7 +371,7 @@ static int mount_opposite(void *arg)
 	if (mount("cgroup2", "/tmp/cg", "cgroup2", 0, r->nsdelegate ? "" : "nsdelegate"))
 		return child_fail("mount cgroup2 inside: %m");
 	r->mounted = 1;
-	n = cgview_mounts(0, m, CGVIEW_MAX);
+	n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(m[i].point, "/tmp/cg"))
 			snprintf(r->inside_opts, sizeof(r->inside_opts), "%s", m[i].opts);
@@ -406,12 +388,12 @@ static int mount_opposite(void *arg)
  */
 TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 {
-	struct deleg_rec *r = shared_page();
-	struct cgview_mount m[CGVIEW_MAX];
+	struct deleg_rec *r = ns_shared_page(1 << 18);
+	struct cgns_mount m[CGNS_MOUNTS_MAX];
 	bool after = !self->nsdelegate;
 	int n;
 
-	REQUIRE_CGNS();
+	NS_NEED_TYPE("cgroup");
 	if (!self->v2point[0])
 		SKIP(return, "no cgroup2 hierarchy mounted");
 	ASSERT_NE(NULL, r);
@@ -420,7 +402,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 	ASSERT_EQ(1, r->mounted);
 	EXPECT_EQ(self->nsdelegate, strstr(r->inside_opts, "nsdelegate") != NULL)
 		TH_LOG("the inside mount has \"%s\"", r->inside_opts);
-	n = cgview_mounts(0, m, CGVIEW_MAX);
+	n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(m[i].point, self->v2point))
 			after = strstr(m[i].opts, "nsdelegate") != NULL;
@@ -430,7 +412,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 /* --- the nsdelegate boundary -------------------------------------------------- */
 
 #define REQUIRE_NSDELEGATE() do { \
-	REQUIRE_CGNS(); \
+	NS_NEED_TYPE("cgroup"); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
 	if (!self->nsdelegate) \
@@ -448,22 +430,22 @@ struct boundary_rec {
 
 static int boundary_inside(struct boundary_rec *r, const char *a)
 {
-	char sub[2 * CGVIEW_PATHLEN + 16];
+	char sub[2 * CGNS_PATH_MAX + 16];
 
-	if (cgview_write(a, "cgroup.procs", "0"))
+	if (cgns_write(a, "cgroup.procs", "0"))
 		return child_fail("enter %s: %m", a);
 	if (ns_unshare_admin(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
-	r->root_max_depth = cgview_write(a, "cgroup.max.depth", "max");
-	r->root_subtree = cgview_write(a, "cgroup.subtree_control", "");
+	r->root_max_depth = cgns_write(a, "cgroup.max.depth", "max");
+	r->root_subtree = cgns_write(a, "cgroup.subtree_control", "");
 	snprintf(sub, sizeof(sub), "%s/sub", a);
 	r->mkdir_sub = mkdir(sub, 0755) ? -errno : 0;
-	r->sub_max_depth = cgview_write(sub, "cgroup.max.depth", "max");
+	r->sub_max_depth = cgns_write(sub, "cgroup.max.depth", "max");
 	{
 		char pid[16];
 
 		snprintf(pid, sizeof(pid), "%d", r->outsider);
-		r->pull_outsider = cgview_write(a, "cgroup.procs", pid);
+		r->pull_outsider = cgns_write(a, "cgroup.procs", pid);
 	}
 	return 0;
 }
@@ -478,7 +460,7 @@ static int boundary_inside(struct boundary_rec *r, const char *a)
  */
 TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
 {
-	struct boundary_rec *r = shared_page();
+	struct boundary_rec *r = ns_shared_page(1 << 18);
 	pid_t outsider, pid;
 
 	REQUIRE_NSDELEGATE();
@@ -486,7 +468,7 @@ TEST_F(own, nsdelegate_makes_namespace_root_a_boundary)
 	outsider = ns_clone(0);
 	ASSERT_LE(0, outsider);
 	if (outsider == 0) {
-		if (cgview_write(self->b, "cgroup.procs", "0"))
+		if (cgns_write(self->b, "cgroup.procs", "0"))
 			_exit(child_fail("enter b: %m"));
 		pause();
 		_exit(0);

@@ -69,7 +69,9 @@ static int mq_distinct_child(void *p)
 	return 0;
 }
 
-/* POSIX message queue names are per IPC namespace (mq_overview(7), ipc_namespaces(7); LTP mqns_02). */
+/*
+ * POSIX message queue names are per IPC namespace (mq_overview(7), ipc_namespaces(7); LTP mqns_02).
+ */
 TEST(posix_mq_names_per_namespace)
 {
 	char name[64];
@@ -136,7 +138,10 @@ static int mq_fs_child(void *p)
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* An mqueue filesystem mounted in an IPC namespace shows that namespace's queues only (mq_overview(7), ipc_namespaces(7)). */
+/*
+ * An mqueue filesystem mounted in an IPC namespace shows that namespace's queues only
+ * (mq_overview(7), ipc_namespaces(7)).
+ */
 TEST(mqueue_fs_shows_own_queues)
 {
 	struct mnt_base base;
@@ -188,15 +193,10 @@ static int make_big_queue(void *p)
 	return 0;
 }
 
-static long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* A namespace's message queues are destroyed with it: their RLIMIT_MSGQUEUE charge is released (ipc_namespaces(7), mq_overview(7)). */
+/*
+ * A namespace's message queues are destroyed with it: their RLIMIT_MSGQUEUE charge is released
+ * (ipc_namespaces(7), mq_overview(7)).
+ */
 TEST(queues_destroyed_with_namespace)
 {
 	struct rlimit rl = { MQ_LIMIT, MQ_LIMIT };
@@ -216,13 +216,13 @@ TEST(queues_destroyed_with_namespace)
 	ASSERT_EQ(0, mq_unlink(name));
 	/* A namespace that dies with its queue still linked releases it. */
 	ASSERT_EQ(0, ns_run(CLONE_NEWIPC, make_big_queue, NULL));
-	deadline = ms_now() + 5000;
+	deadline = ns_now_ms() + 5000;
 	do {
 		rc = ns_run(CLONE_NEWIPC, make_big_queue, NULL);
 		if (rc != 3)
 			break;
 		usleep(10000);	/* the namespace is freed from a work queue */
-	} while (ms_now() < deadline);
+	} while (ns_now_ms() < deadline);
 	EXPECT_EQ(0, rc) TH_LOG("the queue of a dead IPC namespace is still charged");
 }
 
@@ -239,7 +239,7 @@ static int read_ulong(const char *path, unsigned long *v)
 {
 	char buf[32], *end;
 
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	errno = 0;
 	*v = strtoul(buf, &end, 10);
@@ -249,16 +249,9 @@ static int read_ulong(const char *path, unsigned long *v)
 static int write_ulong(const char *path, unsigned long v)
 {
 	char buf[32];
-	int fd, err = 0;
 
 	snprintf(buf, sizeof(buf), "%lu", v);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, strlen(buf)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
+	return ns_write_file(path, buf);
 }
 
 static int sysctl_child(void *p)
@@ -271,19 +264,24 @@ static int sysctl_child(void *p)
 
 		/* A new namespace does not inherit the creator's changed values. */
 		if (read_ulong(ipc_sysctls[i], &v) || v == vals[i])
-			return child_fail("%s is %lu in a new namespace, the creator's value", ipc_sysctls[i], v);
+			return child_fail("%s is %lu in a new namespace, the creator's value",
+					  ipc_sysctls[i], v);
 		err = write_ulong(ipc_sysctls[i], vals[i] - 1);
 		if (err == -EACCES || err == -EPERM)
-			return 4;
+			return NS_CHILD_SKIP;
 		if (err)
 			return child_fail("write %s: %s", ipc_sysctls[i], strerror(-err));
 		if (read_ulong(ipc_sysctls[i], &v) || v != vals[i] - 1)
-			return child_fail("%s reads %lu after writing %lu", ipc_sysctls[i], v, vals[i] - 1);
+			return child_fail("%s reads %lu after writing %lu",
+					  ipc_sysctls[i], v, vals[i] - 1);
 	}
 	return 0;
 }
 
-/* IPC sysctls (kernel.msgmax, kernel.shmmax, fs.mqueue.msg_max) are per IPC namespace (ipc_namespaces(7), mq_overview(7)). */
+/*
+ * IPC sysctls (kernel.msgmax, kernel.shmmax, fs.mqueue.msg_max) are per IPC namespace
+ * (ipc_namespaces(7), mq_overview(7)).
+ */
 TEST(sysctls_per_namespace)
 {
 	unsigned long vals[3];
@@ -297,12 +295,13 @@ TEST(sysctls_per_namespace)
 			SKIP(return, "%s missing", ipc_sysctls[i]);
 		vals[i] = v / 2 + 7;
 		if (write_ulong(ipc_sysctls[i], vals[i]))
-			SKIP(return, "this kernel does not let the owner of an IPC namespace write %s (%s)",
-			     ipc_sysctls[i], have_sys_admin() && !in_initial_userns() ?
+			SKIP(return,
+			     "this kernel does not let the owner of an IPC namespace write %s (%s)",
+			     ipc_sysctls[i], ns_have_sys_admin() && !ns_in_initial_userns() ?
 			     "root of a user namespace" : "no privilege");
 	}
 	rc = ns_run(CLONE_NEWIPC, sysctl_child, vals);
-	if (rc == 4)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "this kernel refuses IPC sysctl writes in a child IPC namespace");
 	EXPECT_EQ(0, rc);
 	/* The child's writes did not reach the parent's namespace. */

@@ -26,20 +26,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgview.h"
 #include "nsconform.h"
 #include "netns.h"
 #include "kselftest_harness.h"
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-#define IPC_SYSCTL_OWNER_MISSING \
-	"IPC sysctls writable by the IPC namespace owner not supported by this kernel (added in 5.19)"
+#define IPC_SYSCTL_OWNER_MISSING "IPC sysctls writable by the IPC namespace owner " \
+	"not supported by this kernel (added in 5.19)"
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
 
@@ -149,7 +141,7 @@ static int proc_sysvipc_uid(int type)
 	static const int uid_col[NTYPES] = { 7, 4, 7 };
 
 	snprintf(path, sizeof(path), "/proc/sysvipc/%s", type_name[type]);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *tok, *ts;
@@ -207,7 +199,7 @@ static int owner_views(void *arg)
 
 	if (id < 0)
 		return child_fail("create %s: %s", type_name[r->type], strerror(-id));
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &r->overflow))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &r->overflow))
 		return child_fail("overflowuid: %m");
 	sysv_stat(r->type, id, &r->creator);
 	rc = view_from(r, id, true) || view_from(r, id, false);
@@ -217,7 +209,7 @@ static int owner_views(void *arg)
 
 static void check_owner_views(struct __test_metadata *_metadata, int type)
 {
-	struct ids_rec *r = shared_page();
+	struct ids_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->type = type;
@@ -317,7 +309,7 @@ static int mq_owner_views(void *arg)
  */
 TEST(mq_file_owner_mapped_per_user_namespace)
 {
-	struct mq_rec *r = shared_page();
+	struct mq_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
@@ -350,7 +342,7 @@ static int perm_views(void *arg)
 	}
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (cap_drop_effective(CAP_IPC_OWNER) || cap_effective(CAP_IPC_OWNER))
+		if (cap_drop_effective(CAP_IPC_OWNER) || ns_cap_effective(CAP_IPC_OWNER))
 			_exit(child_fail("drop CAP_IPC_OWNER: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->no_cap[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -359,7 +351,7 @@ static int perm_views(void *arg)
 	rc |= pid < 0 || ns_wait(pid, NS_WAIT_MS);
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (own_userns("0") || !cap_effective(CAP_IPC_OWNER))
+		if (own_userns("0") || !ns_cap_effective(CAP_IPC_OWNER))
 			_exit(child_fail("root of a new user namespace: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->child_ns[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -382,7 +374,7 @@ static int perm_views(void *arg)
  */
 TEST(ipc_owner_capability_counts_in_owning_userns)
 {
-	struct perm_rec *r = shared_page();
+	struct perm_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	for (int t = 0; t < NTYPES; t++)
@@ -435,7 +427,7 @@ static int read_limits(void *arg)
 	const struct limit *l = r->got[15][0] == 'm' ? mq_limits : sysv_limits;
 
 	for (int i = 0; l[i].path; i++) {
-		if (read_file(l[i].path, r->got[i], sizeof(r->got[i])) < 0)
+		if (ns_read_file(l[i].path, r->got[i], sizeof(r->got[i])) < 0)
 			snprintf(r->got[i], sizeof(r->got[i]), "(unreadable: %m)");
 		r->got[i][strcspn(r->got[i], "\n")] = '\0';
 	}
@@ -444,7 +436,7 @@ static int read_limits(void *arg)
 
 static void check_limits(struct __test_metadata *_metadata, const struct limit *l, bool mq)
 {
-	struct limits_rec *r = shared_page();
+	struct limits_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->got[15][0] = mq ? 'm' : 's';
@@ -491,7 +483,7 @@ static int qmax_child(void *arg)
 	mqd_t q, q1;
 
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
-	if (cap_drop_effective(CAP_SYS_RESOURCE) || cap_effective(CAP_SYS_RESOURCE))
+	if (cap_drop_effective(CAP_SYS_RESOURCE) || ns_cap_effective(CAP_SYS_RESOURCE))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
 	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
 	if (!r->write_err)
@@ -540,7 +532,7 @@ static int qmax_parent(void *arg)
  */
 TEST(mqueue_limits_bind_only_their_namespace)
 {
-	struct qmax_rec *r = shared_page();
+	struct qmax_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->first = r->second = r->maxmsg_err = 1;
@@ -565,7 +557,7 @@ static int mni_child(void *arg)
 
 	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
 	if (!r->write_err)
-		r->write_err = cgview_write("/proc/sys/kernel", "sem", "250 32000 32 1");
+		r->write_err = ns_write_file("/proc/sys/kernel/sem", "250 32000 32 1");
 	if (!r->write_err)
 		r->write_err = sysctl_write_long("/proc/sys/kernel/msgmni", 1);
 	if (r->write_err)
@@ -619,7 +611,7 @@ static int mni_parent(void *arg)
  */
 TEST(sysv_id_limits_bind_only_their_namespace)
 {
-	struct mni_rec *r = shared_page();
+	struct mni_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	for (int t = 0; t < NTYPES; t++)
@@ -702,7 +694,7 @@ static int mq_perm_views(void *arg)
  */
 TEST(mq_permission_override_needs_owner_mapped_in_userns)
 {
-	struct mq_perm_rec *r = shared_page();
+	struct mq_perm_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
 	r->owner = r->no_dac = r->mapped = r->unmapped = 1;

@@ -188,7 +188,10 @@ static int same_key_is_distinct(void *p)
 	return 0;
 }
 
-/* The same key names distinct System V objects in two IPC namespaces (ipc_namespaces(7), sysvipc(7)). */
+/*
+ * The same key names distinct System V objects in two IPC namespaces (ipc_namespaces(7),
+ * sysvipc(7)).
+ */
 TEST_F(sysv, same_key_is_distinct_object)
 {
 	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
@@ -205,7 +208,8 @@ static int parent_id_invalid(void *p)
 	int size = c->kind->size(c->parent_id);
 
 	if (size != -EINVAL)
-		return child_fail("the parent's id %d reads as %d in a new IPC namespace, expected EINVAL",
+		return child_fail("the parent's id %d reads as %d in a new IPC namespace, "
+				  "expected EINVAL",
 				  c->parent_id, size);
 	return 0;
 }
@@ -234,7 +238,10 @@ static int proc_shows_own(void *p)
 	return ns_sync_wait(c->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* /proc/sysvipc files list only the objects of the reader's IPC namespace (ipc_namespaces(7), proc(5)). */
+/*
+ * /proc/sysvipc files list only the objects of the reader's IPC namespace (ipc_namespaces(7),
+ * proc(5)).
+ */
 TEST_F(sysv, proc_sysvipc_lists_only_own)
 {
 	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
@@ -276,7 +283,10 @@ static int join_ipc_of(pid_t pid)
 	return err;
 }
 
-/* setns() into an IPC namespace gives access to its objects, in the calls and in /proc/sysvipc (setns(2); selftests proc/setns-sysvipc). */
+/*
+ * setns() into an IPC namespace gives access to its objects, in the calls and in /proc/sysvipc
+ * (setns(2); selftests proc/setns-sysvipc).
+ */
 TEST_F(sysv, setns_reaches_target_objects)
 {
 	struct sysv_child c = { variant->kind, self->key, self->id, &self->sync };
@@ -302,7 +312,10 @@ TEST_F(sysv, setns_reaches_target_objects)
 	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
 }
 
-/* After unshare(CLONE_NEWIPC) the caller no longer sees the objects it made before (unshare(2); LTP shmnstest). */
+/*
+ * After unshare(CLONE_NEWIPC) the caller no longer sees the objects it made before (unshare(2); LTP
+ * shmnstest).
+ */
 TEST_F(sysv, unshare_hides_earlier_objects)
 {
 	ASSERT_EQ(0, unshare(CLONE_NEWIPC));
@@ -329,7 +342,10 @@ static int make_object_and_exit(void *p)
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* IPC objects live as long as their namespace, which an open /proc/PID/ns/ipc fd keeps alive (namespaces(7), ipc_namespaces(7)). */
+/*
+ * IPC objects live as long as their namespace, which an open /proc/PID/ns/ipc fd keeps alive
+ * (namespaces(7), ipc_namespaces(7)).
+ */
 TEST(objects_live_while_namespace_referenced)
 {
 	struct lifetime_arg a;
@@ -368,10 +384,11 @@ static int unprivileged_unshare_ipc(void *p)
 	gid_t gid;
 
 	(void)p;
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (unshare(CLONE_NEWIPC) == 0 || errno != EPERM)
-		return child_fail("unshare(CLONE_NEWIPC) without CAP_SYS_ADMIN: %m, expected EPERM");
+		return child_fail("unshare(CLONE_NEWIPC) without CAP_SYS_ADMIN: %m, "
+				  "expected EPERM");
 	uid = geteuid();
 	gid = getegid();
 	ns_ident_of(0, "ipc", &before);
@@ -386,14 +403,14 @@ static int unprivileged_unshare_ipc(void *p)
 	return 0;
 }
 
-/* Creating an IPC namespace needs CAP_SYS_ADMIN, and works unprivileged together with a new user namespace (clone(2), user_namespaces(7)). */
+/*
+ * Creating an IPC namespace needs CAP_SYS_ADMIN, and works unprivileged together with a new user
+ * namespace (clone(2), user_namespaces(7)).
+ */
 TEST(create_needs_cap_sys_admin)
 {
-	const char *why = userns_unprivileged_blocker();
-
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
-	if (have_sys_admin())
+	NS_NEED_UNPRIV_USERNS();
+	if (ns_have_sys_admin())
 		ASSERT_EQ(0, private_ipc());
 	EXPECT_EQ(0, ns_run(0, unprivileged_unshare_ipc, NULL));
 }

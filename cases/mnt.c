@@ -39,7 +39,10 @@ FIXTURE_TEARDOWN(mnt)
 {
 }
 
-/* A mount made in a new mount namespace is not visible outside (mount_namespaces(7), article part 1). */
+/*
+ * A mount made in a new mount namespace is not visible outside (mount_namespaces(7), article part
+ * 1).
+ */
 TEST_F(mnt, mount_inside_not_visible_outside)
 {
 	char a[MNT_PATH_MAX];
@@ -184,6 +187,9 @@ static int match_trees(const struct mnt_list *a, const struct mnt_list *b, int *
 }
 
 /*
+ * The new namespace starts with a copy of the creator's mount list: same mounts, new mount ids
+ * (mount_namespaces(7)).
+ *
  * The copy is compared as a tree, not line by line: the kernel lists the
  * creator's mounts in the order they were attached (5.10 .. 6.7: the
  * namespace's list; 6.8 on: by mount id, also attach order), while
@@ -194,7 +200,6 @@ static int match_trees(const struct mnt_list *a, const struct mnt_list *b, int *
  * host: it mounts z before x/y.  mount_namespaces(7) promises a copy of
  * the list, not its order.
  */
-/* The new namespace starts with a copy of the creator's mount list: same mounts, new mount ids (mount_namespaces(7)). */
 TEST_F(mnt, new_ns_starts_with_copy_of_mount_list)
 {
 	char x[MNT_PATH_MAX], y[MNT_PATH_MAX], z[MNT_PATH_MAX], later[MNT_PATH_MAX];
@@ -247,7 +252,10 @@ static int stat_same(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* setns() into another mount namespace gives the joiner that namespace's mounts (setns(2), mount_namespaces(7)). */
+/*
+ * setns() into another mount namespace gives the joiner that namespace's mounts (setns(2),
+ * mount_namespaces(7)).
+ */
 TEST_F(mnt, setns_joins_peer_mount_view)
 {
 	struct ns_ident peer_id, mine;
@@ -286,7 +294,7 @@ static int drop_sys_admin(void)
 	     cap_set_flag(caps, CAP_PERMITTED, 1, &v, CAP_CLEAR) ||
 	     cap_set_proc(caps);
 	cap_free(caps);
-	return rc || have_sys_admin() ? -1 : 0;
+	return rc || ns_have_sys_admin() ? -1 : 0;
 }
 
 static int newns_refused(void *arg)
@@ -334,7 +342,7 @@ static int newns_in_own_userns(void *arg)
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot make a user namespace: %m");
-	if (!have_sys_admin())
+	if (!ns_have_sys_admin())
 		return child_fail("no CAP_SYS_ADMIN in our own user namespace");
 	if (ns_ident_of(0, "mnt", &before) || ns_ident_of(0, "user", &user))
 		return child_fail("ns_ident_of: %m");
@@ -354,13 +362,13 @@ static int newns_in_own_userns(void *arg)
 	return 0;
 }
 
-/* CAP_SYS_ADMIN in the caller's own user namespace is enough, and that user namespace owns the new mount namespace (user_namespaces(7), ioctl_ns(2)). */
+/*
+ * CAP_SYS_ADMIN in the caller's own user namespace is enough, and that user namespace owns the new
+ * mount namespace (user_namespaces(7), ioctl_ns(2)).
+ */
 TEST(newns_with_cap_sys_admin_in_own_userns)
 {
-	const char *blocker = userns_unprivileged_blocker();
-
-	if (blocker && !have_sys_admin())
-		SKIP(return, "needs an unprivileged user namespace (%s)", blocker);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, newns_in_own_userns, NULL));
 }
 
@@ -407,7 +415,10 @@ static int jailed_child(struct jail *j)
 	return 0;
 }
 
-/* chroot() alone can be escaped by a privileged process (article part 1: mount namespaces are "more secure than chroot"). */
+/*
+ * chroot() alone can be escaped by a privileged process (article part 1: mount namespaces are "more
+ * secure than chroot").
+ */
 TEST_F(mnt, chroot_jail_escaped_by_privileged_process)
 {
 	struct stat root_of_child, jail_root;
@@ -498,7 +509,10 @@ static int pivoted_child(struct pivot *pv)
 	return 0;
 }
 
-/* After pivot_root and detaching the old root, the old root cannot be reached, not even by the chroot escape (article part 1, pivot_root(2)). */
+/*
+ * After pivot_root and detaching the old root, the old root cannot be reached, not even by the
+ * chroot escape (article part 1, pivot_root(2)).
+ */
 TEST_F(mnt, pivot_root_old_root_unreachable)
 {
 	char proc_path[96];

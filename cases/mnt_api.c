@@ -81,7 +81,11 @@ static uint64_t find_tmp_mount(struct __test_metadata *_metadata, uint64_t ns_id
 	return found;
 }
 
-/* listmount()/statmount() with mnt_ns_id read another mount namespace: its mounts, its id; an unknown id is ENOENT (listmount(2), statmount(2); linux:0a3deb11858a "fs: Allow listmount() in foreign mount namespace", 6.11). */
+/*
+ * listmount()/statmount() with mnt_ns_id read another mount namespace: its mounts, its id; an
+ * unknown id is ENOENT (listmount(2), statmount(2); linux:0a3deb11858a "fs: Allow listmount() in
+ * foreign mount namespace", 6.11).
+ */
 TEST(listmount_statmount_by_mount_ns_id)
 {
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
@@ -146,12 +150,15 @@ static int walk_finds(int req, uint64_t from, uint64_t want, bool *ordered)
 }
 
 /*
+ * NS_MNT_GET_NEXT/PREV step through mount namespaces in id order, each fd's NS_MNT_GET_INFO id its
+ * own, a new one met exactly once; outside the initial PID ns EPERM (ioctl_nsfs(2) lacks them;
+ * linux:a1d220d9dafa "nsfs: iterate through mount namespaces", 6.12).
+ *
  * linux:e6b899f08066 ("nsfs: tighten permission checks for ns iteration
  * ioctls", 7.0, stable 6.12+) restricts the walk to CAP_SYS_ADMIN in the
  * initial user and PID namespaces: from the runner's PID namespace even
  * root gets EPERM.
  */
-/* NS_MNT_GET_NEXT/PREV step through mount namespaces in id order, each fd's NS_MNT_GET_INFO id its own, a new one met exactly once; outside the initial PID ns EPERM (ioctl_nsfs(2) lacks them; linux:a1d220d9dafa "nsfs: iterate through mount namespaces", 6.12). */
 TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 {
 	uint64_t mine, theirs;
@@ -160,7 +167,7 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 	int up, down;
 
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!have_sys_admin() || !in_initial_userns())
+	if (!ns_have_sys_admin() || !ns_in_initial_userns())
 		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
@@ -231,7 +238,11 @@ static int open_tree_worker(void *arg)
 	return enter_and_look(fd, mine, "/nsc-marker", true);
 }
 
-/* open_tree(path, OPEN_TREE_NAMESPACE) returns a new mount namespace whose root is a copy of that tree; setns() enters it (open_tree(2), mount.h; linux:9b8a0ba68246 "mount: add OPEN_TREE_NAMESPACE", 7.0). */
+/*
+ * open_tree(path, OPEN_TREE_NAMESPACE) returns a new mount namespace whose root is a copy of that
+ * tree; setns() enters it (open_tree(2), mount.h; linux:9b8a0ba68246 "mount: add
+ * OPEN_TREE_NAMESPACE", 7.0).
+ */
 TEST(open_tree_namespace_roots_new_ns_at_tree)
 {
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
@@ -257,7 +268,10 @@ static int fsmount_worker(void *arg)
 	return enter_and_look(fd, mine, NULL, true);
 }
 
-/* fsmount(FSMOUNT_NAMESPACE) returns a new mount namespace whose root is the new, empty filesystem (fsmount(2), mount.h, 7.1). */
+/*
+ * fsmount(FSMOUNT_NAMESPACE) returns a new mount namespace whose root is the new, empty filesystem
+ * (fsmount(2), mount.h, 7.1).
+ */
 TEST(fsmount_namespace_roots_new_ns_at_new_fs)
 {
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
@@ -278,7 +292,10 @@ static int count_entries(int dirfd)
 	return d ? n : -1;
 }
 
-/* clone3(CLONE_EMPTY_MNTNS) starts the child in a new mount namespace whose root, its cwd, is empty, as unshare(UNSHARE_EMPTY_MNTNS) does (clone(2), sched.h, 7.1). */
+/*
+ * clone3(CLONE_EMPTY_MNTNS) starts the child in a new mount namespace whose root, its cwd, is
+ * empty, as unshare(UNSHARE_EMPTY_MNTNS) does (clone(2), sched.h, 7.1).
+ */
 TEST(clone3_empty_mntns_gives_empty_root)
 {
 	struct ns_ident before;
@@ -287,7 +304,7 @@ TEST(clone3_empty_mntns_gives_empty_root)
 
 	NSNEW_NEED(NSNEW_CLONE_EMPTY_MNTNS);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &before));
-	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (have_sys_admin() ? 0 : CLONE_NEWUSER));
+	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
 	ASSERT_LE(0, pid) TH_LOG("clone3: %s", strerror(errno));
 	if (pid == 0) {
 		struct ns_ident now;
@@ -342,7 +359,10 @@ static int pidns_mount_worker(void *arg)
 	return rc;
 }
 
-/* A proc instance made with pidns=<fd> shows that PID namespace, not the mounter's (proc(5); linux:fe49652e36bb "procfs: add "pidns" mount option", 6.18). */
+/*
+ * A proc instance made with pidns=<fd> shows that PID namespace, not the mounter's (proc(5);
+ * linux:fe49652e36bb "procfs: add "pidns" mount option", 6.18).
+ */
 TEST(proc_pidns_option_shows_that_namespace)
 {
 	NSNEW_NEED(NSNEW_PROC_PIDNS);

@@ -34,12 +34,6 @@
 #define NO_SETATTR 42
 #define NO_TMPFS_IDMAP 43
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 #define SKIP_FOR(rc) do { \
 	if ((rc) == NO_SETATTR) \
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
@@ -148,8 +142,8 @@ static int read_through(void *arg)
 
 	(void)arg;
 	rc = idm_setup(&m, true, "5 0 1\n") ?: idm_attach(&m);
-	if (!rc && (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-		    read_proc_long("/proc/sys/kernel/overflowgid", &ogid)))
+	if (!rc && (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+		    ns_read_long("/proc/sys/kernel/overflowgid", &ogid)))
 		rc = child_fail("overflow ids: %m");
 	if (!rc) {
 		/* U1's 0 is U2's 0, which U2 does not map. */
@@ -164,12 +158,15 @@ static int read_through(void *arg)
 	return rc;
 }
 
-/* Through an idmapped mount, an owner the idmapping does not map reads as the overflow ids, beside the real owner on the plain mount; mountinfo says "idmapped" (mount_setattr(2)). */
+/*
+ * Through an idmapped mount, an owner the idmapping does not map reads as the overflow ids, beside
+ * the real owner on the plain mount; mountinfo says "idmapped" (mount_setattr(2)).
+ */
 TEST(idmapped_mount_maps_ownership_read_through_it)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(read_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -199,12 +196,15 @@ static int create_through(void *arg)
 	return rc;
 }
 
-/* Creating a file through an idmapped mount fails with EOVERFLOW when the caller's fsuid, mapped back through the idmapping, has no id in the filesystem's namespace (mount_setattr(2), 5.12). */
+/*
+ * Creating a file through an idmapped mount fails with EOVERFLOW when the caller's fsuid, mapped
+ * back through the idmapping, has no id in the filesystem's namespace (mount_setattr(2), 5.12).
+ */
 TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(create_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -263,13 +263,16 @@ static int sibling_then_errors(void *arg)
 	return rc;
 }
 
-/* MOUNT_ATTR_IDMAP needs a user namespace fd (else EINVAL, EBADF) other than the initial one (EPERM) and one the caller has CAP_SYS_ADMIN in (EPERM) (mount_setattr(2) ERRORS). */
+/*
+ * MOUNT_ATTR_IDMAP needs a user namespace fd (else EINVAL, EBADF) other than the initial one
+ * (EPERM) and one the caller has CAP_SYS_ADMIN in (EPERM) (mount_setattr(2) ERRORS).
+ */
 TEST(idmap_userns_fd_rules)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
-	if (!in_initial_userns())
+	NS_NEED_UNPRIV_USERNS();
+	if (!ns_in_initial_userns())
 		SKIP(return, "not started in the initial user namespace");
 	rc = userns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
@@ -318,12 +321,15 @@ out:
 	return rc;
 }
 
-/* Only a detached mount can be idmapped (EINVAL for an attached one), only once (EPERM), and only on a filesystem that supports it (EINVAL for ramfs) (mount_setattr(2) ERRORS). */
+/*
+ * Only a detached mount can be idmapped (EINVAL for an attached one), only once (EPERM), and only
+ * on a filesystem that supports it (EINVAL for ramfs) (mount_setattr(2) ERRORS).
+ */
 TEST(idmap_mount_rules)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(mount_rules, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
@@ -400,7 +406,10 @@ static int remap(void *arg)
 	return rc;
 }
 
-/* Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)). */
+/*
+ * Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there
+ * are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)).
+ */
 TEST(idmapped_mount_remaps_owners_and_writes)
 {
 	const char *why = idpeer_needs_real_root();

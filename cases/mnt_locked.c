@@ -50,22 +50,6 @@ FIXTURE_TEARDOWN(locked)
 {
 }
 
-/*
- * Start the less privileged peer.  NULL, or why it cannot be had (a SKIP):
- * the user namespace limit is reached, or a knob forbids user namespaces.
- * Any other failure, such as a user namespace that was not new, is left
- * in *err for the test to fail on.
- */
-static const char *start_less_privileged(struct mnt_peer *p, int *err)
-{
-	*err = mnt_peer_start(p, true);
-	if (*err == -ENOSPC || *err == -EUSERS)
-		return "user.max_user_namespaces reached";
-	if (*err == -EPERM)
-		return userns_unprivileged_blocker();
-	return NULL;
-}
-
 static struct mnt_info info_of(pid_t pid, const char *path)
 {
 	struct mnt_info mi;
@@ -77,14 +61,15 @@ static struct mnt_info info_of(pid_t pid, const char *path)
 	return mi;
 }
 
-/* Shared mounts copied into a less privileged mount namespace become slaves: events come in, none go back (mount_namespaces(7)). */
+/*
+ * Shared mounts copied into a less privileged mount namespace become slaves: events come in, none
+ * go back (mount_namespaces(7)).
+ */
 TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 {
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], c1[MNT_PATH_MAX];
 	struct mnt_info ours, ctl, lp;
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "s", s, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
@@ -92,10 +77,7 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	mnt_path(p1, &self->b, "s/p1");
 	mnt_path(c1, &self->b, "s/c1");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	ours = info_of(0, s);
 	ctl = info_of(same.pid, s);
@@ -116,17 +98,15 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* An inherited mount covering another is locked: umount2() fails with EINVAL, with or without MNT_DETACH; the namespace's own mounts unmount fine (mount_namespaces(7)). */
+/*
+ * An inherited mount covering another is locked: umount2() fails with EINVAL, with or without
+ * MNT_DETACH; the namespace's own mounts unmount fine (mount_namespaces(7)).
+ */
 TEST_F(locked, locked_covering_mount_umount_einval)
 {
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, 0));
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_UMOUNT, self->l, NULL, MNT_DETACH));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
@@ -147,18 +127,18 @@ TEST_F(locked, locked_covering_mount_umount_einval)
 }
 
 /*
+ * Mounts propagated into a less privileged mount ns arrive locked together: detachable whole, not
+ * piecemeal (mount_namespaces(7)).
+ *
  * The locking comes from kernel commit 5ff9d8a65ce8 "vfs: Lock in place
  * mounts from more privileged users".
  */
-/* Mounts propagated into a less privileged mount ns arrive locked together: detachable whole, not piecemeal (mount_namespaces(7)). */
 TEST_F(locked, propagated_tree_arrives_locked)
 {
 	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX], t[MNT_PATH_MAX];
 	char psub[MNT_PATH_MAX], phidden[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
 	char tsub[MNT_PATH_MAX];
 	struct mnt_peer less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
@@ -170,10 +150,7 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	mnt_path(psub, &self->b, "s/p1/sub");
 	mnt_path(phidden, &self->b, "s/p1/sub/hidden");
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mount(t, p1, NULL, MS_BIND | MS_REC, NULL));
 	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
 	ASSERT_EQ(1, mnt_peer_sees(&less, psub));
@@ -192,13 +169,14 @@ TEST_F(locked, propagated_tree_arrives_locked)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* Clearing a locked MS_RDONLY with MS_REMOUNT|MS_BIND fails with EPERM and the mount stays read-only (mount_namespaces(7), mount(2) EPERM). */
+/*
+ * Clearing a locked MS_RDONLY with MS_REMOUNT|MS_BIND fails with EPERM and the mount stays
+ * read-only (mount_namespaces(7), mount(2) EPERM).
+ */
 TEST_F(locked, locked_readonly_cannot_be_cleared)
 {
 	char ro[MNT_PATH_MAX], file[MNT_PATH_MAX], ownfile[MNT_PATH_MAX];
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	/* A read-only mount of a writable tmpfs: the flag is the mount's. */
 	ASSERT_EQ(0, mnt_make(&self->b, "ro", ro, 0));
@@ -206,10 +184,7 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	ASSERT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
 	mnt_path(file, &self->b, "ro/file");
 	mnt_path(ownfile, &self->b, "own/file");
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
 	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
@@ -234,14 +209,15 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* Mounts that came as a unit stay together: a non-recursive bind that would leave a locked child behind fails with EINVAL, a recursive one works (mount_namespaces(7)). */
+/*
+ * Mounts that came as a unit stay together: a non-recursive bind that would leave a locked child
+ * behind fails with EINVAL, a recursive one works (mount_namespaces(7)).
+ */
 TEST_F(locked, locked_tree_not_split_by_bind)
 {
 	char t[MNT_PATH_MAX], sub[MNT_PATH_MAX], hidden[MNT_PATH_MAX];
 	char dsub[MNT_PATH_MAX], dhidden[MNT_PATH_MAX];
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "t/sub"));
@@ -249,10 +225,7 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	ASSERT_EQ(0, mnt_tmpfs(mnt_path(sub, &self->b, "t/sub"), 0));
 	mnt_path(dsub, &self->b, "dst/sub");
 	mnt_path(dhidden, &self->b, "dst/sub/hidden");
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, 0));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_BIND, t, self->dst, MS_REC));
@@ -268,17 +241,15 @@ TEST_F(locked, locked_tree_not_split_by_bind)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
-/* An inherited (locked) mount cannot be moved away with MS_MOVE either: EINVAL (mount_namespaces(7), mount(2)). */
+/*
+ * An inherited (locked) mount cannot be moved away with MS_MOVE either: EINVAL
+ * (mount_namespaces(7), mount(2)).
+ */
 TEST_F(locked, locked_mount_cannot_be_moved)
 {
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
-	why = start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_EQ(EINVAL, mnt_peer_do(&less, MNT_OP_MOVE, self->l, self->dst, 0));
 	EXPECT_EQ(1, mnt_peer_sees(&less, self->l));
 	EXPECT_EQ(0, mnt_peer_sees(&less, self->dst));

@@ -86,17 +86,15 @@ FIXTURE_TEARDOWN(lattr)
 {
 }
 
-/* In a less privileged mount namespace, MS_REMOUNT|MS_BIND that would clear the mount's locked attribute fails with EPERM; keeping it works (mount_namespaces(7), mount(2)). */
+/*
+ * In a less privileged mount namespace, MS_REMOUNT|MS_BIND that would clear the mount's locked
+ * attribute fails with EPERM; keeping it works (mount_namespaces(7), mount(2)).
+ */
 TEST_F(lattr, remount_cannot_clear_locked_attribute)
 {
 	struct mnt_peer same, less;
-	const char *why;
-	int err;
 
-	why = mntcov_start_less_privileged(&less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&less);
 	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, self->m).opts, variant->opt));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, self->m, NULL,
 				     MS_BIND | variant->ms_change));
@@ -151,7 +149,10 @@ static int try_setattr(void *arg)
 	return 0;
 }
 
-/* In a less privileged mount namespace, mount_setattr(2) that would clear a locked attribute fails with EPERM; in our own user namespace it works (mount_setattr(2), 5.12). */
+/*
+ * In a less privileged mount namespace, mount_setattr(2) that would clear a locked attribute fails
+ * with EPERM; in our own user namespace it works (mount_setattr(2), 5.12).
+ */
 TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 {
 	struct setattr_call c = {
@@ -164,8 +165,8 @@ TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 	rc = ns_run(0, try_setattr, &c);
 	if (rc == NO_SETATTR)
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)");
-	if (rc == NS_SETUP_FAILED || rc == 1) {
-		const char *why = userns_unprivileged_blocker();
+	if (rc == NS_CHILD_SETUP_FAILED || rc == 1) {
+		const char *why = ns_userns_blocker(true);
 
 		if (why)
 			SKIP(return, "less privileged mount namespace: %s", why);
@@ -187,19 +188,13 @@ FIXTURE(lmore) {
 
 FIXTURE_SETUP(lmore)
 {
-	const char *why;
-	int err;
-
 	self->less.pid = -1;
 	if (mnt_base_enter(&self->b) && self->b.skip)
 		SKIP(return, "%s", self->b.why);
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/x"));
-	why = mntcov_start_less_privileged(&self->less, &err);
-	if (why)
-		SKIP(return, "%s: %s", why, strerror(-err));
-	ASSERT_EQ(0, err);
+	MNT_START_LESS_PRIVILEGED(&self->less);
 }
 
 FIXTURE_TEARDOWN(lmore)
@@ -208,7 +203,10 @@ FIXTURE_TEARDOWN(lmore)
 		EXPECT_EQ(0, mnt_peer_stop(&self->less));
 }
 
-/* ro/nosuid/nodev/noexec can be added to a locked mount and removed again (only the flags it came with are locked); its atime mode cannot change at all: EPERM (mount_namespaces(7)). */
+/*
+ * ro/nosuid/nodev/noexec can be added to a locked mount and removed again (only the flags it came
+ * with are locked); its atime mode cannot change at all: EPERM (mount_namespaces(7)).
+ */
 TEST_F(lmore, added_flags_on_locked_mount_can_be_cleared)
 {
 	const unsigned long all = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
@@ -231,7 +229,10 @@ TEST_F(lmore, added_flags_on_locked_mount_can_be_cleared)
 				     MS_BIND | MS_NOATIME));
 }
 
-/* The propagation type of a locked mount is not locked: the less privileged namespace can make it shared, private or unbindable (mount_namespaces(7)). */
+/*
+ * The propagation type of a locked mount is not locked: the less privileged namespace can make it
+ * shared, private or unbindable (mount_namespaces(7)).
+ */
 TEST_F(lmore, propagation_of_locked_mount_can_change)
 {
 	static const unsigned long types[] = { MS_SHARED, MS_PRIVATE, MS_UNBINDABLE, MS_PRIVATE };
@@ -249,7 +250,10 @@ TEST_F(lmore, propagation_of_locked_mount_can_change)
 	EXPECT_FALSE(mi.unbindable);
 }
 
-/* A locked mount can be covered by a new mount in the less privileged namespace, and that mount unmounted again; the locked one stays (mount_namespaces(7)). */
+/*
+ * A locked mount can be covered by a new mount in the less privileged namespace, and that mount
+ * unmounted again; the locked one stays (mount_namespaces(7)).
+ */
 TEST_F(lmore, locked_mount_can_be_covered_and_uncovered)
 {
 	char x[MNT_PATH_MAX];

@@ -48,7 +48,10 @@ FIXTURE_TEARDOWN(peers)
 {
 }
 
-/* A bind mount of a shared mount joins its peer group (same "shared:N"), and events then travel both ways between them (mount_namespaces(7) "Peer groups"). */
+/*
+ * A bind mount of a shared mount joins its peer group (same "shared:N"), and events then travel
+ * both ways between them (mount_namespaces(7) "Peer groups").
+ */
 TEST_F(peers, bind_of_shared_mount_joins_its_peer_group)
 {
 	char sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], sy[MNT_PATH_MAX], dy[MNT_PATH_MAX];
@@ -67,7 +70,10 @@ TEST_F(peers, bind_of_shared_mount_joins_its_peer_group)
 	EXPECT_EQ(1, mnt_we_see(mntcov_sub(sy, self->s, "y")));
 }
 
-/* A mount leaves its peer group when unmounted or made private; the members left keep the group id and still propagate to each other (mount_namespaces(7) "Peer groups"). */
+/*
+ * A mount leaves its peer group when unmounted or made private; the members left keep the group id
+ * and still propagate to each other (mount_namespaces(7) "Peer groups").
+ */
 TEST_F(peers, umount_and_private_leave_the_peer_group)
 {
 	char sx[MNT_PATH_MAX], px[MNT_PATH_MAX], e[MNT_PATH_MAX], ex[MNT_PATH_MAX];
@@ -98,7 +104,10 @@ TEST_F(peers, umount_and_private_leave_the_peer_group)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* MS_SLAVE on a shared mount that is the only member of its peer group makes it private: neither "shared:" nor "master:" (mount_namespaces(7) MS_SLAVE). */
+/*
+ * MS_SLAVE on a shared mount that is the only member of its peer group makes it private: neither
+ * "shared:" nor "master:" (mount_namespaces(7) MS_SLAVE).
+ */
 TEST_F(peers, make_slave_of_lone_peer_gives_private)
 {
 	struct mnt_info s;
@@ -111,7 +120,10 @@ TEST_F(peers, make_slave_of_lone_peer_gives_private)
 	EXPECT_FALSE(s.unbindable);
 }
 
-/* A mount's propagation type governs only events directly under it: under a private child of a shared mount nothing propagates, beside it everything does (mount_namespaces(7)). */
+/*
+ * A mount's propagation type governs only events directly under it: under a private child of a
+ * shared mount nothing propagates, beside it everything does (mount_namespaces(7)).
+ */
 TEST_F(peers, propagation_type_governs_only_immediate_children)
 {
 	char sc[MNT_PATH_MAX], dc[MNT_PATH_MAX], scx[MNT_PATH_MAX], dcx[MNT_PATH_MAX];
@@ -135,7 +147,10 @@ TEST_F(peers, propagation_type_governs_only_immediate_children)
 	EXPECT_EQ(0, mnt_we_see(mntcov_sub(dcx, dc, "x")));
 }
 
-/* A bind mount of a slave mount is a slave of the same master, not shared: events from the master reach it (mount_namespaces(7), the article on shared subtrees). */
+/*
+ * A bind mount of a slave mount is a slave of the same master, not shared: events from the master
+ * reach it (mount_namespaces(7), the article on shared subtrees).
+ */
 TEST_F(peers, bind_of_slave_is_slave_of_same_master)
 {
 	char e[MNT_PATH_MAX], sx[MNT_PATH_MAX], ex[MNT_PATH_MAX];
@@ -157,7 +172,10 @@ TEST_F(peers, bind_of_slave_is_slave_of_same_master)
 	EXPECT_EQ(1, mnt_we_see(mntcov_sub(ex, e, "x")));
 }
 
-/* Under a slave mount, a new mount is private, while a mount propagated from the master arrives as a slave of the master's new mount (mount_namespaces(7)). */
+/*
+ * Under a slave mount, a new mount is private, while a mount propagated from the master arrives as
+ * a slave of the master's new mount (mount_namespaces(7)).
+ */
 TEST_F(peers, mounts_under_slave_private_or_slave_copies)
 {
 	char sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
@@ -181,7 +199,10 @@ TEST_F(peers, mounts_under_slave_private_or_slave_copies)
 	EXPECT_EQ(group, mi.master);
 }
 
-/* A mount moved under a shared mount propagates to its peers like a new mount would (mount_namespaces(7) MS_MOVE, the article on shared subtrees). */
+/*
+ * A mount moved under a shared mount propagates to its peers like a new mount would
+ * (mount_namespaces(7) MS_MOVE, the article on shared subtrees).
+ */
 TEST_F(peers, move_under_shared_mount_propagates)
 {
 	char t[MNT_PATH_MAX], sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], m[MNT_PATH_MAX];
@@ -200,7 +221,10 @@ TEST_F(peers, move_under_shared_mount_propagates)
 	EXPECT_EQ(mntcov_info(0, sx).shared, mntcov_info(0, dx).shared);
 }
 
-/* MS_MOVE of a mount whose parent mount is shared fails with EINVAL; from a private parent the same move works (mount(2) EINVAL, mount_namespaces(7)). */
+/*
+ * MS_MOVE of a mount whose parent mount is shared fails with EINVAL; from a private parent the same
+ * move works (mount(2) EINVAL, mount_namespaces(7)).
+ */
 TEST_F(peers, move_from_shared_parent_einval)
 {
 	char sx[MNT_PATH_MAX];
@@ -218,7 +242,10 @@ TEST_F(peers, move_from_shared_parent_einval)
 	EXPECT_EQ(0, mnt_we_see(sx));
 }
 
-/* MS_MOVE of a tree containing an unbindable mount onto a shared mount fails with EINVAL; onto a private one it works (mount(2) EINVAL, mount_namespaces(7)). */
+/*
+ * MS_MOVE of a tree containing an unbindable mount onto a shared mount fails with EINVAL; onto a
+ * private one it works (mount(2) EINVAL, mount_namespaces(7)).
+ */
 TEST_F(peers, move_unbindable_tree_to_shared_einval)
 {
 	char t[MNT_PATH_MAX], tu[MNT_PATH_MAX], sx[MNT_PATH_MAX];
@@ -263,7 +290,10 @@ static pid_t chrooted_child(const char *root, struct ns_sync *s)
 	return pid;
 }
 
-/* "propagate_from:N" in mountinfo names the closest dominant peer group under the reader's root when a slave's master group has no mount there (proc(5), mount_namespaces(7)). */
+/*
+ * "propagate_from:N" in mountinfo names the closest dominant peer group under the reader's root
+ * when a slave's master group has no mount there (proc(5), mount_namespaces(7)).
+ */
 TEST_F(peers, propagate_from_shown_when_master_unreachable)
 {
 	/*
@@ -311,7 +341,11 @@ TEST_F(peers, propagate_from_shown_when_master_unreachable)
 	ns_sync_close(&sync);
 }
 
-/* rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes that mount away there; of our own mount point it fails with EBUSY (rmdir(2), mount_namespaces(7)). */
+/*
+ * rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes
+ * that mount away there; of our own mount point it fails with EBUSY (rmdir(2),
+ * mount_namespaces(7)).
+ */
 TEST_F(peers, rmdir_of_mount_point_in_other_ns)
 {
 	/*
@@ -338,7 +372,10 @@ TEST_F(peers, rmdir_of_mount_point_in_other_ns)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)). */
+/*
+ * unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes
+ * that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)).
+ */
 TEST_F(peers, unlink_of_mount_point_in_other_ns)
 {
 	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX];

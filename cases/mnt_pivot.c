@@ -87,7 +87,7 @@ static int do_pivot(void *arg)
 		return 1;
 	if (c->root && (chroot(c->root) || chdir("/")))
 		return child_fail("chroot %s: %m", c->root);
-	if (c->drop_caps && caps_drop_all())
+	if (c->drop_caps && ns_caps_drop_all())
 		return child_fail("drop capabilities: %m");
 	rc = syscall(SYS_pivot_root, c->new_root, c->put_old);
 	if (rc == -1 && errno == c->err)
@@ -96,7 +96,10 @@ static int do_pivot(void *arg)
 			  rc ? strerror(errno) : "success", strerror(c->err));
 }
 
-/* The pivot_root(2) error named by the variant: EINVAL, EBUSY, ENOTDIR or EPERM for the stated cause (pivot_root(2) ERRORS). */
+/*
+ * The pivot_root(2) error named by the variant: EINVAL, EBUSY, ENOTDIR or EPERM for the stated
+ * cause (pivot_root(2) ERRORS).
+ */
 TEST_F(pivot, returns_documented_error)
 {
 	char p1[MNT_PATH_MAX], p2[MNT_PATH_MAX], p3[MNT_PATH_MAX];

@@ -55,7 +55,10 @@ static struct mnt_info info_of(pid_t pid, const char *path)
 	return mi;
 }
 
-/* Shared mounts propagate mount and unmount events both ways between peers, and share a "shared:N" peer group id (mount_namespaces(7) MS_SHARED). */
+/*
+ * Shared mounts propagate mount and unmount events both ways between peers, and share a "shared:N"
+ * peer group id (mount_namespaces(7) MS_SHARED).
+ */
 TEST_F(prop, shared_peers_propagate_both_ways)
 {
 	struct mnt_info ours, theirs;
@@ -82,7 +85,10 @@ TEST_F(prop, shared_peers_propagate_both_ways)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* A slave receives events from its master but sends none back; its mountinfo shows "master:N" with the master's group id (mount_namespaces(7) MS_SLAVE). */
+/*
+ * A slave receives events from its master but sends none back; its mountinfo shows "master:N" with
+ * the master's group id (mount_namespaces(7) MS_SLAVE).
+ */
 TEST_F(prop, slave_receives_but_does_not_send)
 {
 	struct mnt_info ours, theirs;
@@ -107,7 +113,10 @@ TEST_F(prop, slave_receives_but_does_not_send)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* A private mount neither sends nor receives events, while a shared sibling does; no optional fields (mount_namespaces(7) MS_PRIVATE). */
+/*
+ * A private mount neither sends nor receives events, while a shared sibling does; no optional
+ * fields (mount_namespaces(7) MS_PRIVATE).
+ */
 TEST_F(prop, private_neither_sends_nor_receives)
 {
 	char q[MNT_PATH_MAX], qp1[MNT_PATH_MAX], qc1[MNT_PATH_MAX];
@@ -141,7 +150,10 @@ TEST_F(prop, private_neither_sends_nor_receives)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* An unbindable mount cannot be bind-mounted (EINVAL), stays unbindable in a new namespace's copy, and is private (mount_namespaces(7) MS_UNBINDABLE; linux:9676f0c6389b). */
+/*
+ * An unbindable mount cannot be bind-mounted (EINVAL), stays unbindable in a new namespace's copy,
+ * and is private (mount_namespaces(7) MS_UNBINDABLE; linux:9676f0c6389b).
+ */
 TEST_F(prop, unbindable_bind_fails_einval)
 {
 	char dst[MNT_PATH_MAX], other[MNT_PATH_MAX];
@@ -190,7 +202,10 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* A recursive bind replicates every submount except unbindable ones (mount_namespaces(7) MS_UNBINDABLE, article "unbindable mounts"). */
+/*
+ * A recursive bind replicates every submount except unbindable ones (mount_namespaces(7)
+ * MS_UNBINDABLE, article "unbindable mounts").
+ */
 TEST_F(prop, unbindable_skipped_by_recursive_bind)
 {
 	char a[MNT_PATH_MAX], c[MNT_PATH_MAX], r[MNT_PATH_MAX];
@@ -211,7 +226,10 @@ TEST_F(prop, unbindable_skipped_by_recursive_bind)
 	EXPECT_EQ(0, access(ra, F_OK));
 }
 
-/* MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE|MS_REC) every mount below too, and events then travel through the submounts (mount_namespaces(7), mount(2) MS_REC). */
+/*
+ * MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE|MS_REC) every mount below too, and
+ * events then travel through the submounts (mount_namespaces(7), mount(2) MS_REC).
+ */
 TEST_F(prop, rec_propagation_change_applies_to_submounts)
 {
 	char a[MNT_PATH_MAX], ab[MNT_PATH_MAX], x[MNT_PATH_MAX], y[MNT_PATH_MAX];
@@ -257,7 +275,10 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
-/* A mount both slave and shared ("shared:M master:N") forwards its master's events to its own peer group, and its peers' events go nowhere back (mount_namespaces(7) "slave and shared"). */
+/*
+ * A mount both slave and shared ("shared:M master:N") forwards its master's events to its own peer
+ * group, and its peers' events go nowhere back (mount_namespaces(7) "slave and shared").
+ */
 TEST_F(prop, slave_and_shared_forwards_master_events)
 {
 	char s2[MNT_PATH_MAX], s2p1[MNT_PATH_MAX];

@@ -7,7 +7,7 @@
  * sockets and sysctls in net_sock.c.
  *
  * Every change happens in a child that first checked it is in a network
- * namespace the test created (netns_holder), so a kernel that ignores
+ * namespace the test created (an ns_holder), so a kernel that ignores
  * CLONE_NEWNET cannot make the case touch the host.
  */
 #define _GNU_SOURCE
@@ -48,12 +48,15 @@ static int only_lo_down(void *arg)
 	return 0;
 }
 
-/* A new network namespace has only a loopback device, and it is down (network_namespaces(7), article). */
+/*
+ * A new network namespace has only a loopback device, and it is down (network_namespaces(7),
+ * article).
+ */
 TEST(new_netns_has_only_loopback_down)
 {
 	struct ns_ident outer;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_ident_of(0, "net", &outer));
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, only_lo_down, &outer));
@@ -78,14 +81,17 @@ static int no_addrs_until_lo_up(void *arg)
 	return 0;
 }
 
-/* A new netns has no addresses; bringing its lo up adds 127.0.0.1 there only (network_namespaces(7)). */
+/*
+ * A new netns has no addresses; bringing its lo up adds 127.0.0.1 there only
+ * (network_namespaces(7)).
+ */
 TEST(new_netns_addresses_differ_from_parent)
 {
-	struct netns_holder h = { .setup = no_addrs_until_lo_up };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = no_addrs_until_lo_up };
 	struct nl_sock *sk = rt_open();
 	int lo, before, flags0 = 0, flags1 = 0;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, sk);
 	/* Only our lo's addresses: other devices' may change on their own. */
@@ -94,11 +100,11 @@ TEST(new_netns_addresses_differ_from_parent)
 	before = addr_count_on(sk, lo);
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, netdev_flags("lo", &flags0));
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(before, addr_count_on(sk, lo));
 	ASSERT_EQ(0, netdev_flags("lo", &flags1));
 	EXPECT_EQ(flags0 & IFF_UP, flags1 & IFF_UP);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 	nl_socket_free(sk);
 }
 
@@ -144,20 +150,23 @@ static int proc_route_has(pid_t pid, const char *dst)
 	return found;
 }
 
-/* A new netns starts with no routes; a route added inside is not in the parent's table (network_namespaces(7)). */
+/*
+ * A new netns starts with no routes; a route added inside is not in the parent's table
+ * (network_namespaces(7)).
+ */
 TEST(route_added_inside_not_in_parent)
 {
-	struct netns_holder h = { .setup = route_inside };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = route_inside };
 	char dst[24];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	snprintf(dst, sizeof(dst), "10.%d.%d.0", (getpid() >> 8) & 255, getpid() & 255);
 	snprintf(route_dst, sizeof(route_dst), "%s/24", dst);
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(1, proc_route_has(h.pid, dst));
 	EXPECT_EQ(0, proc_route_has(getpid(), dst));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int proc_dev_only_lo(void *arg)
@@ -168,20 +177,23 @@ static int proc_dev_only_lo(void *arg)
 	return 0;
 }
 
-/* /proc/net/dev is per namespace: a new one lists only lo, inside and via /proc/PID/net from outside (network_namespaces(7)). */
+/*
+ * /proc/net/dev is per namespace: a new one lists only lo, inside and via /proc/PID/net from
+ * outside (network_namespaces(7)).
+ */
 TEST(proc_net_dev_differs_from_parent)
 {
-	struct netns_holder h = { .setup = proc_dev_only_lo };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = proc_dev_only_lo };
 	int own = proc_net_dev_count(0);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_LE(1, own);
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(1, proc_net_dev_count(h.pid));
 	EXPECT_EQ(1, proc_net_dev_has(h.pid, "lo"));
 	EXPECT_EQ(own, proc_net_dev_count(0));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

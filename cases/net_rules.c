@@ -44,13 +44,6 @@
 
 #define VETH_MISSING "veth driver not available"
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* --- loopback down ---------------------------------------------------------- */
 
 struct lo_rec {
@@ -104,9 +97,9 @@ static int lo_traffic(void *arg)
  */
 TEST(loopback_down_traffic_is_enetunreach)
 {
-	struct lo_rec *r = shared_page();
+	struct lo_rec *r = ns_shared_page(1 << 16);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	r->udp_down = r->tcp_down = r->udp_up = r->tcp_up = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, lo_traffic, r));
@@ -214,9 +207,9 @@ static int sysfs_views(void *arg)
  */
 TEST(sys_class_net_follows_netns_of_sysfs_mount)
 {
-	struct sysfs_rec *r = shared_page();
+	struct sysfs_rec *r = ns_shared_page(1 << 16);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	if (access("/sys/class/net", R_OK))
 		SKIP(return, "no sysfs at /sys in this environment");
@@ -257,12 +250,6 @@ static int as_foreign_root(int (*fn)(void *), void *arg)
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-#define REQUIRE_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces are not allowed: %s", why_); \
-} while (0)
-
 struct foreign_rec {
 	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test's netns */
 	int sysctl_foreign;	/* -errno of opening a net sysctl of the test's netns for writing */
@@ -291,7 +278,7 @@ static int open_sysctl_for_write(void)
 	if (fd < 0)
 		return -errno;
 	/* Write back what is there: a lying kernel changes nothing either. */
-	if (read_file("/proc/sys/net/ipv4/ip_default_ttl", buf, sizeof(buf)) < 0 ||
+	if (ns_read_file("/proc/sys/net/ipv4/ip_default_ttl", buf, sizeof(buf)) < 0 ||
 	    write(fd, buf, strlen(buf)) < 0)
 		r = -errno;
 	close(fd);
@@ -303,7 +290,7 @@ static int foreign_netns(void *arg)
 	struct foreign_rec *r = arg;
 	struct ns_ident net;
 
-	r->caps_all = caps_all_effective();
+	r->caps_all = ns_caps_all_effective();
 	if (ns_ident_of(0, "net", &net))
 		return child_fail("stat: %m");
 	r->mtu_foreign = set_same_mtu();
@@ -326,9 +313,9 @@ static int foreign_netns(void *arg)
  */
 TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 {
-	struct foreign_rec *r = shared_page();
+	struct foreign_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->mtu_foreign = r->sysctl_foreign = r->mtu_own = r->sysctl_own = 1;
 	ASSERT_EQ(0, as_foreign_root(foreign_netns, r));
@@ -396,9 +383,9 @@ static int move_to_foreign(void *arg)
  */
 TEST(userns_root_cannot_move_device_into_foreign_netns)
 {
-	struct move_rec *r = shared_page();
+	struct move_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	snprintf(r->va, sizeof(r->va), "nsmA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nsmB%d", getpid());
@@ -436,7 +423,7 @@ static int socket_stays(void *arg)
 	nsfd = ioctl(s, SIOCGSKNS);
 	r->skns = nsfd < 0 ? -errno : 0;
 	if (nsfd >= 0) {
-		userns_ident_of_fd(nsfd, &r->sk_ns_before);
+		ns_ident_of_fd(nsfd, &r->sk_ns_before);
 		close(nsfd);
 	}
 	if (unshare(CLONE_NEWNET) || netns_lo_up() || ns_ident_of(0, "net", &r->b))
@@ -445,7 +432,7 @@ static int socket_stays(void *arg)
 		return child_fail("unshare(CLONE_NEWNET) left the netns unchanged");
 	nsfd = ioctl(s, SIOCGSKNS);
 	if (nsfd >= 0) {
-		userns_ident_of_fd(nsfd, &r->sk_ns_after);
+		ns_ident_of_fd(nsfd, &r->sk_ns_after);
 		close(nsfd);
 	}
 	{
@@ -469,9 +456,9 @@ static int socket_stays(void *arg)
  */
 TEST(socket_keeps_netns_after_process_moves)
 {
-	struct sock_rec *r = shared_page();
+	struct sock_rec *r = ns_shared_page(1 << 16);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	r->old_connect = r->new_connect = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, socket_stays, r));
@@ -501,7 +488,7 @@ static int procnet_view(void *arg)
 		return child_fail("readlink /proc/net: %m");
 	/* /proc is the test's mount, made in another netns: /proc/net is still ours. */
 	r->count = proc_net_dev_count(0);
-	if (read_file("/proc/net/dev", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/net/dev", buf, sizeof(buf)) < 0)
 		return child_fail("read /proc/net/dev: %m");
 	r->self_has = !!strstr(buf, " lo:");
 	r->test_has = proc_net_dev_count(r->test);
@@ -519,9 +506,9 @@ static int procnet_view(void *arg)
  */
 TEST(proc_net_shows_readers_netns)
 {
-	struct procnet_rec *r = shared_page();
+	struct procnet_rec *r = ns_shared_page(1 << 16);
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	r->test = getpid();
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_view, r));

@@ -87,38 +87,49 @@ static int connect_own_listener(void *arg)
 	return 0;
 }
 
-/* The same address and port are bound in two namespaces at once (network_namespaces(7), article: two web servers on port 80). */
+/*
+ * The same address and port are bound in two namespaces at once (network_namespaces(7), article:
+ * two web servers on port 80).
+ */
 TEST(same_port_bound_in_two_netns_at_once)
 {
-	struct netns_holder a = { .setup = listen_80 }, b = { .setup = listen_80 };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = listen_80 };
+	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = listen_80 };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_TRUE(ns_differ(a.pid, 0));
 	EXPECT_TRUE(ns_differ(b.pid, 0));
 	/* Seen from outside: each namespace's own /proc/PID/net/tcp lists a listener. */
 	EXPECT_EQ(1, proc_net_tcp_listens(a.pid, 80));
 	EXPECT_EQ(1, proc_net_tcp_listens(b.pid, 80));
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
-/* A connection made in one namespace reaches only that namespace's listener (network_namespaces(7): port numbers are per namespace). */
+/*
+ * A connection made in one namespace reaches only that namespace's listener (network_namespaces(7):
+ * port numbers are per namespace).
+ */
 TEST(connection_reaches_only_own_listener)
 {
-	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
-	struct netns_holder b = { .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
+	struct ns_holder b = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	/* Released together: both connect while both listeners exist. */
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
 static int connect_refused(void *arg)
@@ -140,16 +151,18 @@ static int connect_refused(void *arg)
 /* A listener is not reachable from another namespace's loopback (network_namespaces(7)). */
 TEST(listener_unreachable_from_another_netns)
 {
-	struct netns_holder a = { .setup = listen_80, .release = connect_own_listener };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = listen_80, .release = connect_own_listener,
+	};
 	struct ns_ident a_net;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_EQ(0, ns_ident_of(a.pid, "net", &a_net));
 	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, connect_refused, &a_net));
 	/* ... while inside its own namespace it is still there. */
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- abstract Unix sockets ------------------------------------------------- */
@@ -191,40 +204,49 @@ static int connect_abstract(void *arg)
 	return 0;
 }
 
-/* One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7), unix(7)). */
+/*
+ * One abstract Unix socket name is bound in two namespaces at once (network_namespaces(7),
+ * unix(7)).
+ */
 TEST(abstract_unix_name_bound_in_two_netns_at_once)
 {
-	struct netns_holder a = { .setup = bind_abstract }, b = { .setup = bind_abstract };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = bind_abstract };
+	struct ns_holder b = { .flags = CLONE_NEWNET, .setup = bind_abstract };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	set_abstract_name();
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, netns_holder_start(&b));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_holder_begin(&b));
 	EXPECT_TRUE(ns_differ(a.pid, b.pid));
 	EXPECT_EQ(1, proc_net_unix_has(a.pid, abstract_name));
 	EXPECT_EQ(1, proc_net_unix_has(b.pid, abstract_name));
 	EXPECT_EQ(0, proc_net_unix_has(0, abstract_name));
-	EXPECT_EQ(0, netns_holder_stop(&a));
-	EXPECT_EQ(0, netns_holder_stop(&b));
+	EXPECT_EQ(0, ns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&b));
 }
 
-/* An abstract name bound in one namespace cannot be connected to from another (network_namespaces(7), unix(7)). */
+/*
+ * An abstract name bound in one namespace cannot be connected to from another
+ * (network_namespaces(7), unix(7)).
+ */
 TEST(abstract_unix_name_unreachable_from_another_netns)
 {
-	struct netns_holder a = { .setup = bind_abstract, .release = connect_abstract };
+	struct ns_holder a = {
+		.flags = CLONE_NEWNET, .setup = bind_abstract, .release = connect_abstract,
+	};
 	int c;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	set_abstract_name();
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	ASSERT_TRUE(ns_differ(a.pid, 0));
 	c = unix_abstract_connect(abstract_name);
 	EXPECT_EQ(-ECONNREFUSED, c);
 	if (c >= 0)
 		close(c);
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- /proc/sys/net ----------------------------------------------------------- */
@@ -235,30 +257,33 @@ static int flip_ip_forward(void *arg)
 	int err;
 
 	(void)arg;
-	if (read_proc_long(IP_FORWARD, &v))
+	if (ns_read_long(IP_FORWARD, &v))
 		return child_fail("read " IP_FORWARD ": %m");
 	err = sysctl_write_long(IP_FORWARD, !v);
 	if (err)
 		return child_fail("write " IP_FORWARD ": %s", strerror(-err));
-	if (read_proc_long(IP_FORWARD, &now) || now != !v)
+	if (ns_read_long(IP_FORWARD, &now) || now != !v)
 		return child_fail(IP_FORWARD " reads %ld after writing %d", now, !v);
 	return 0;
 }
 
-/* net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7): /proc/sys/net is per namespace). */
+/*
+ * net.ipv4.ip_forward changed inside a namespace is unchanged outside (network_namespaces(7):
+ * /proc/sys/net is per namespace).
+ */
 TEST(ip_forward_change_inside_not_seen_outside)
 {
-	struct netns_holder a = { .setup = flip_ip_forward };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = flip_ip_forward };
 	long before, after;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &before));
-	ASSERT_EQ(0, netns_holder_start(&a));
+	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &before));
+	ASSERT_EQ(0, ns_holder_begin(&a));
 	/* Read while the changed namespace is alive. */
-	ASSERT_EQ(0, read_proc_long(IP_FORWARD, &after));
+	ASSERT_EQ(0, ns_read_long(IP_FORWARD, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* Lower ip_unprivileged_port_start to 80, drop CAP_NET_BIND_SERVICE, bind. */
@@ -271,7 +296,7 @@ static int lowered_port_start_binds_80(void *arg)
 	err = sysctl_write_long(PORT_START, 80);
 	if (err)
 		return child_fail("write " PORT_START ": %s", strerror(-err));
-	if (read_proc_long(PORT_START, &now) || now != 80)
+	if (ns_read_long(PORT_START, &now) || now != 80)
 		return child_fail(PORT_START " reads %ld after writing 80", now);
 	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
 	if (err)
@@ -294,7 +319,7 @@ static int default_port_start_refuses_80(void *arg)
 
 	if (!netns_is_not(arg))
 		return child_fail("still in the test's network namespace");
-	if (read_proc_long(PORT_START, &now) || now <= 80)
+	if (ns_read_long(PORT_START, &now) || now <= 80)
 		return child_fail(PORT_START " is %ld in a fresh netns", now);
 	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
 	if (err)
@@ -306,22 +331,27 @@ static int default_port_start_refuses_80(void *arg)
 	return 0;
 }
 
-/* net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there (network_namespaces(7), ip(7)). */
+/*
+ * net.ipv4.ip_unprivileged_port_start is per namespace and governs binds only there
+ * (network_namespaces(7), ip(7)).
+ */
 TEST(unprivileged_port_start_is_per_netns)
 {
-	struct netns_holder a = { .setup = lowered_port_start_binds_80 };
+	struct ns_holder a = { .flags = CLONE_NEWNET, .setup = lowered_port_start_binds_80 };
+	struct ns_ident outer;
 	long before, after;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	if (access(PORT_START, F_OK))
 		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
-	ASSERT_EQ(0, read_proc_long(PORT_START, &before));
-	ASSERT_EQ(0, netns_holder_start(&a));
-	ASSERT_EQ(0, read_proc_long(PORT_START, &after));
+	ASSERT_EQ(0, ns_read_long(PORT_START, &before));
+	ASSERT_EQ(0, ns_ident_of(0, "net", &outer));
+	ASSERT_EQ(0, ns_holder_begin(&a));
+	ASSERT_EQ(0, ns_read_long(PORT_START, &after));
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &a.outer));
-	EXPECT_EQ(0, netns_holder_stop(&a));
+	EXPECT_EQ(0, ns_run_admin(CLONE_NEWNET, default_port_start_refuses_80, &outer));
+	EXPECT_EQ(0, ns_holder_stop(&a));
 }
 
 /* --- port 80 in a namespace owned by an unprivileged user namespace ------- */
@@ -332,9 +362,9 @@ static int port_80_as_nobody(struct ns_sync *sync)
 	int s;
 
 	ns_sync_child_side(sync);
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
-	if (cap_effective(CAP_NET_BIND_SERVICE))
+	if (ns_cap_effective(CAP_NET_BIND_SERVICE))
 		return child_fail("still has CAP_NET_BIND_SERVICE");
 	s = tcp_bind_any(80);
 	if (s != -EACCES)
@@ -359,18 +389,20 @@ static int port_80_as_nobody(struct ns_sync *sync)
 	return 0;
 }
 
-/* Port 80 binds in a netns owned by an unprivileged user's user namespace, not in the parent's for the same user (user_namespaces(7), network_namespaces(7)). */
+/*
+ * Port 80 binds in a netns owned by an unprivileged user's user namespace, not in the parent's for
+ * the same user (user_namespaces(7), network_namespaces(7)).
+ */
 TEST(port_80_binds_in_own_userns_netns_not_outside)
 {
-	const char *blocker = userns_unprivileged_blocker();
 	struct ns_sync sync;
 	long start;
 	pid_t pid;
 
-	if (blocker)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", blocker);
-	if (!read_proc_long(PORT_START, &start) && start <= 80)
-		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)", start);
+	NS_NEED_UNPRIV_USERNS();
+	if (!ns_read_long(PORT_START, &start) && start <= 80)
+		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)",
+		     start);
 	ASSERT_EQ(0, ns_sync_init(&sync));
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -424,7 +456,7 @@ static int join_and_look(struct joiner *j)
 	struct stat st;
 	struct ns_ident now;
 
-	if (!have_sys_admin()) {
+	if (!ns_have_sys_admin()) {
 		userfd = ns_open(j->holder, "user");
 		if (userfd < 0 || setns(userfd, CLONE_NEWUSER))
 			return child_fail("joining the holder's user namespace: %m");
@@ -447,25 +479,29 @@ static int join_and_look(struct joiner *j)
 	if (sock_lo_mtu(old, &mtu))
 		return child_fail("SIOCGIFMTU on the old socket: %m");
 	if (mtu != j->old_mtu)
-		return child_fail("old socket sees lo mtu %d, not its own netns's %d", mtu, j->old_mtu);
+		return child_fail("old socket sees lo mtu %d, not its own netns's %d",
+				  mtu, j->old_mtu);
 	return 0;
 }
 
-/* After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2), network_namespaces(7)). */
+/*
+ * After setns(2) to another netns new sockets see its devices, old ones keep their own (setns(2),
+ * network_namespaces(7)).
+ */
 TEST(setns_changes_devices_new_sockets_see)
 {
-	struct netns_holder h = { .setup = lo_up_with_mtu };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
 	struct joiner j;
 	pid_t pid;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, netdev_mtu("lo", &j.old_mtu));
 	j.new_mtu = 1280 + getpid() % 1000;
 	if (j.new_mtu == j.old_mtu)
 		j.new_mtu++;
 	h.arg = &j.new_mtu;
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	j.holder = h.pid;
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
@@ -475,7 +511,7 @@ TEST(setns_changes_devices_new_sockets_see)
 	/* The test's own view is untouched. */
 	ASSERT_EQ(0, netdev_mtu("lo", &j.new_mtu));
 	EXPECT_EQ(j.old_mtu, j.new_mtu);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int setns_unprivileged(void *arg)
@@ -486,7 +522,7 @@ static int setns_unprivileged(void *arg)
 	fd = ns_open(*(pid_t *)arg, "net");
 	if (fd < 0 || ns_ident_of(0, "net", &before))
 		return child_fail("open the holder's netns: %m");
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
 	if (setns(fd, CLONE_NEWNET) == 0)
 		return child_fail("setns into a netns whose owner we have no caps in succeeded");
@@ -497,18 +533,21 @@ static int setns_unprivileged(void *arg)
 	return 0;
 }
 
-/* setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM otherwise. */
+/*
+ * setns(2) into a netns needs CAP_SYS_ADMIN in its owning user namespace (setns(2)): EPERM
+ * otherwise.
+ */
 TEST(setns_into_netns_needs_caps_in_its_owner)
 {
-	struct netns_holder h = { .setup = lo_up_with_mtu };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = lo_up_with_mtu };
 	int mtu = 1500;
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_USERNS();
 
 	h.arg = &mtu;
-	ASSERT_EQ(0, netns_holder_start(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(0, ns_run(0, setns_unprivileged, &h.pid));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

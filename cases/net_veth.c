@@ -34,7 +34,7 @@
 /* --- two namespaces in one process --------------------------------------- */
 
 /*
- * The holder child's first namespace A (made by netns_holder) and a second
+ * The holder child's first namespace A (made by an ns_holder) and a second
  * one, B, made by unshare(); the child can switch between them with
  * setns() and keeps a rtnetlink socket in each.
  */
@@ -105,7 +105,7 @@ static int veth_moved(void *arg)
 	err = veth_add(tn.sk[0], tn.va, tn.vb);
 	if (veth_missing(err)) {
 		fprintf(stderr, "# creating a veth pair: %s\n", nl_geterror(err));
-		return NETNS_CHILD_SKIP;
+		return NS_CHILD_SKIP;
 	}
 	if (err)
 		return child_fail("creating veth %s/%s: %s", tn.va, tn.vb, nl_geterror(err));
@@ -242,9 +242,9 @@ static int tcp_exchange(void *arg)
 
 /* Start a holder running @setup/@release; SKIP when veth is missing. */
 #define START_VETH_HOLDER(h) do {					\
-	int rc_ = netns_holder_start(h);				\
-	if (rc_ == NETNS_CHILD_SKIP) {					\
-		netns_holder_stop(h);					\
+	int rc_ = ns_holder_begin(h);				\
+	if (rc_ == NS_CHILD_SKIP) {					\
+		ns_holder_stop(h);					\
 		SKIP(return, VETH_MISSING);				\
 	}								\
 	ASSERT_EQ(0, rc_);						\
@@ -252,14 +252,17 @@ static int tcp_exchange(void *arg)
 
 /* --- veth pairs ------------------------------------------------------------ */
 
-/* A veth end moved to another netns vanishes from the source's device list (network_namespaces(7), veth(4)). */
+/*
+ * A veth end moved to another netns vanishes from the source's device list (network_namespaces(7),
+ * veth(4)).
+ */
 TEST(veth_end_moved_vanishes_from_source)
 {
-	struct netns_holder h = { .setup = veth_moved };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = veth_moved };
 	struct nl_sock *sk = rt_open();
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, sk);
 	START_VETH_HOLDER(&h);
@@ -272,30 +275,40 @@ TEST(veth_end_moved_vanishes_from_source)
 	EXPECT_EQ(0, proc_net_dev_has(0, vb));
 	EXPECT_EQ(0, link_has(sk, va));
 	EXPECT_EQ(0, link_has(sk, vb));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 	nl_socket_free(sk);
 }
 
-/* UDP crosses a veth pair whose ends are in two namespaces (network_namespaces(7): veth as a tunnel). */
+/*
+ * UDP crosses a veth pair whose ends are in two namespaces (network_namespaces(7): veth as a
+ * tunnel).
+ */
 TEST(veth_udp_crosses_namespaces)
 {
-	struct netns_holder h = { .setup = veth_addressed, .release = udp_ping };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_addressed, .release = udp_ping,
+	};
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
-/* TCP connects across a veth pair to a listener in the other namespace (network_namespaces(7), veth(4)). */
+/*
+ * TCP connects across a veth pair to a listener in the other namespace (network_namespaces(7),
+ * veth(4)).
+ */
 TEST(veth_tcp_crosses_namespaces)
 {
-	struct netns_holder h = { .setup = veth_addressed, .release = tcp_exchange };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_addressed, .release = tcp_exchange,
+	};
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int same_names(void *arg)
@@ -316,15 +329,17 @@ static int same_names(void *arg)
 	return expect_link(0, tn.vb, 1) || expect_link(1, tn.vb, 1);
 }
 
-/* Device names are per namespace: a name in use in B can be created in A (network_namespaces(7)). */
+/*
+ * Device names are per namespace: a name in use in B can be created in A (network_namespaces(7)).
+ */
 TEST(device_name_reusable_in_another_netns)
 {
-	struct netns_holder h = { .setup = same_names };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = same_names };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 /* --- namespace death ------------------------------------------------------- */
@@ -369,7 +384,7 @@ static int veth_to_dying_ns(void *arg)
 	snprintf(tn.vb, sizeof(tn.vb), "nscB%d", getpid());
 	err = veth_add(tn.sk[0], tn.va, tn.vb);
 	if (veth_missing(err))
-		return NETNS_CHILD_SKIP;
+		return NS_CHILD_SKIP;
 	if (err)
 		return child_fail("creating veth: %s", nl_geterror(err));
 	snprintf(path, sizeof(path), "/proc/%d/ns/net", dd.pid);
@@ -424,19 +439,24 @@ static int kill_b_and_watch(void *arg)
 	return 0;
 }
 
-/* When a netns dies its veth end is destroyed and the peer in the other netns goes too (network_namespaces(7), veth(4)). */
+/*
+ * When a netns dies its veth end is destroyed and the peer in the other netns goes too
+ * (network_namespaces(7), veth(4)).
+ */
 TEST(netns_death_destroys_veth_and_peer)
 {
-	struct netns_holder h = { .setup = veth_to_dying_ns, .release = kill_b_and_watch };
+	struct ns_holder h = {
+		.flags = CLONE_NEWNET, .setup = veth_to_dying_ns, .release = kill_b_and_watch,
+	};
 	char va[IFNAMSIZ];
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
 	START_VETH_HOLDER(&h);
 	snprintf(va, sizeof(va), "nscA%d", h.pid);
 	/* While B lives, A's end is there, seen from outside. */
 	EXPECT_EQ(1, proc_net_dev_has(h.pid, va));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static int move_lo(void *arg)
@@ -448,21 +468,25 @@ static int move_lo(void *arg)
 		return 1;
 	err = link_move(tn.sk[0], "lo", tn.fd[1]);
 	if (err != -NLE_INVAL)
-		return child_fail("moving lo to B: %s, not EINVAL", err ? nl_geterror(err) : "moved");
+		return child_fail("moving lo to B: %s, not EINVAL",
+				  err ? nl_geterror(err) : "moved");
 	if (expect_link(0, "lo", 1) || link_count(tn.sk[1]) != 1)
 		return child_fail("lo moved or B gained a device");
 	return 0;
 }
 
-/* A namespace's loopback stays in it: moving lo to another netns fails with EINVAL (network_namespaces(7), rtnetlink(7)). */
+/*
+ * A namespace's loopback stays in it: moving lo to another netns fails with EINVAL
+ * (network_namespaces(7), rtnetlink(7)).
+ */
 TEST(loopback_cannot_move_to_another_netns)
 {
-	struct netns_holder h = { .setup = move_lo };
+	struct ns_holder h = { .flags = CLONE_NEWNET, .setup = move_lo };
 
-	NETNS_NEED_ADMIN();
+	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, netns_holder_start(&h));
-	EXPECT_EQ(0, netns_holder_stop(&h));
+	ASSERT_EQ(0, ns_holder_begin(&h));
+	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 TEST_HARNESS_MAIN

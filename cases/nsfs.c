@@ -54,9 +54,11 @@ static int join_and_expect_hostname(int fd, int flag, const char *name)
 }
 
 /*
+ * Each /proc/self/ns link reads "type:[inode]" with stat()'s inode, on nsfs; distinct namespaces,
+ * distinct inodes (namespaces(7)).
+ *
  * The page's section is "The /proc/[pid]/ns/ directory".
  */
-/* Each /proc/self/ns link reads "type:[inode]" with stat()'s inode, on nsfs; distinct namespaces, distinct inodes (namespaces(7)). */
 TEST(proc_ns_links_read_type_and_inode)
 {
 	const char *missing = NULL;
@@ -92,8 +94,7 @@ TEST(proc_ns_links_read_type_and_inode)
 		seen[n++] = st.st_ino;
 	}
 	if (missing)
-		SKIP(return, "%s namespaces not supported by this kernel (/proc/self/ns/%s)",
-		     missing, missing);
+		NS_NEED_TYPE(missing);
 	EXPECT_EQ(NS_NTYPES, n);
 }
 
@@ -143,7 +144,10 @@ static int join_worker(void *arg)
 	return rc;
 }
 
-/* A process joining another's UTS namespace with setns() gets its dev/inode and sets the other's hostname (namespaces(7), setns(2)). */
+/*
+ * A process joining another's UTS namespace with setns() gets its dev/inode and sets the other's
+ * hostname (namespaces(7), setns(2)).
+ */
 TEST(setns_joiner_shares_ident_and_hostname)
 {
 	struct utsname before, after;
@@ -189,7 +193,10 @@ static int keep_by_fd(void *arg)
 	return join_and_expect_hostname(fd, CLONE_NEWUTS, name);
 }
 
-/* An open /proc/PID/ns fd keeps a namespace alive after its last process exits; setns() through it works (namespaces(7); ns_exec.c). */
+/*
+ * An open /proc/PID/ns fd keeps a namespace alive after its last process exits; setns() through it
+ * works (namespaces(7); ns_exec.c).
+ */
 TEST(ns_fd_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_fd, NULL));
@@ -241,7 +248,10 @@ static int keep_by_bind(void *arg)
 	return join_and_expect_hostname(nfd, CLONE_NEWUTS, name);
 }
 
-/* A bind mount of /proc/PID/ns/X keeps the namespace alive with no process left; setns() via it works (namespaces(7), article part 2). */
+/*
+ * A bind mount of /proc/PID/ns/X keeps the namespace alive with no process left; setns() via it
+ * works (namespaces(7), article part 2).
+ */
 TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
@@ -328,6 +338,7 @@ TEST(setns_flag_zero_joins_every_type)
 {
 	int use_flag = 0;
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
 }
 
@@ -336,6 +347,7 @@ TEST(setns_matching_flag_joins_every_type)
 {
 	int use_flag = 1;
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_each_type, &use_flag));
 }
 
@@ -386,13 +398,20 @@ static int setns_mismatch(void *arg)
 	return rc;
 }
 
-/* setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing (setns(2) ERRORS). */
+/*
+ * setns(fd, CLONE_NEWX) with an fd of another namespace type fails with EINVAL and changes nothing
+ * (setns(2) ERRORS).
+ */
 TEST(setns_mismatched_type_fails_einval)
 {
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_mismatch, NULL));
 }
 
-/* setns() on a non-namespace fd (/proc file, directory, pipe) fails with EINVAL; on a closed fd with EBADF (setns(2) ERRORS). */
+/*
+ * setns() on a non-namespace fd (/proc file, directory, pipe) fails with EINVAL; on a closed fd
+ * with EBADF (setns(2) ERRORS).
+ */
 TEST(setns_non_namespace_fd_fails_einval)
 {
 	const char *paths[] = { "/proc/self/status", "/proc/self/ns", "/" };
@@ -514,11 +533,11 @@ static int pidfd_worker(void *arg)
 		return child_fail("cannot start a holder");
 	pidfd = ns_pidfd_open(h.pid);
 	if (pidfd < 0 && errno == ENOSYS)
-		rc = NS_MISSING;
+		rc = NS_CHILD_SKIP;
 	else if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
 	else if (ns_run(0, probe_pidfd_setns, &pidfd))
-		rc = NS_MISSING;	/* setns() takes no pidfd before 5.8 */
+		rc = NS_CHILD_SKIP;	/* setns() takes no pidfd before 5.8 */
 	for (; !rc && reqs->flags; reqs++) {
 		reqs->holder = h.pid;
 		reqs->pidfd = pidfd;
@@ -539,16 +558,17 @@ TEST(setns_pidfd_joins_several_at_once)
 	};
 	int rc = ns_run_admin(0, pidfd_worker, reqs);
 
-	if (rc == NS_MISSING)
-		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
 	ASSERT_EQ(0, rc);
 }
 
 /*
+ * setns(pidfd, flags) is atomic: if one namespace cannot be joined, none is (setns(2) "changes ...
+ * atomically").
+ *
  * The refusals used: re-entering the own user namespace (EINVAL), and a time
  * namespace from a threaded process (EUSERS).
  */
-/* setns(pidfd, flags) is atomic: if one namespace cannot be joined, none is (setns(2) "changes ... atomically"). */
 TEST(setns_pidfd_all_or_nothing)
 {
 	struct pidfd_req reqs[] = {
@@ -564,8 +584,7 @@ TEST(setns_pidfd_all_or_nothing)
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
 	rc = ns_run_admin(0, pidfd_worker, reqs);
-	if (rc == NS_MISSING)
-		SKIP(return, "setns() does not take a pidfd (pidfd_open or 5.8 setns missing)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
 	ASSERT_EQ(0, rc);
 }
 

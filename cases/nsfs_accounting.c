@@ -140,7 +140,7 @@ static int child_default_worker(void *arg)
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	limit_path(t, path, sizeof(path));
-	if (read_proc_long(path, &v))
+	if (ns_read_long(path, &v))
 		return child_fail("read %s in the child user namespace: %m", path);
 	if (v != INT_MAX)
 		return child_fail("%s in a new user namespace reads %ld, not MAXINT %d",
@@ -177,18 +177,7 @@ static int clone_limit_worker(void *arg)
 
 FIXTURE(limits) {};
 
-FIXTURE_VARIANT(limits) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(limits, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(limits, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(limits, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(limits, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(limits, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(limits, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(limits, user) { .flag = CLONE_NEWUSER };
-FIXTURE_VARIANT_ADD(limits, uts) { .flag = CLONE_NEWUTS };
+NS_TYPE_VARIANTS(limits);
 
 FIXTURE_SETUP(limits)
 {
@@ -197,10 +186,10 @@ FIXTURE_SETUP(limits)
 	long v;
 
 	ASSERT_NE(NULL, t);
-	if (nserr_type_missing(t))
-		SKIP(return, "%s", nserr_type_missing(t));
+	if (ns_type_missing(t))
+		SKIP(return, "%s", ns_type_missing(t));
 	limit_path(t, path, sizeof(path));
-	if (read_proc_long(path, &v))
+	if (ns_read_long(path, &v))
 		SKIP(return, "%s not supported by this kernel (added in %s)", path,
 		     t->flag == CLONE_NEWTIME ? "5.7" : "4.9");
 }
@@ -210,39 +199,47 @@ FIXTURE_TEARDOWN(limits)
 }
 
 /*
+ * In the initial user namespace each max_*_namespaces defaults to half of kernel.threads-max
+ * (namespaces(7) /proc/sys/user).
+ *
  * Read at boot: a later change of threads-max, or of the limit, by the
  * host's administrator makes this fail (the message says which).
  */
-/* In the initial user namespace each max_*_namespaces defaults to half of kernel.threads-max (namespaces(7) /proc/sys/user). */
 TEST_F(limits, initial_userns_default_is_half_threads_max)
 {
 	char path[96];
 	long v, threads;
 
-	if (!in_initial_userns())
+	if (!ns_in_initial_userns())
 		SKIP(return, "not run in the initial user namespace");
 	limit_path(ns_type_of(variant->flag), path, sizeof(path));
-	ASSERT_EQ(0, read_proc_long(path, &v));
-	ASSERT_EQ(0, read_proc_long("/proc/sys/kernel/threads-max", &threads));
+	ASSERT_EQ(0, ns_read_long(path, &v));
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/threads-max", &threads));
 	EXPECT_EQ(threads / 2, v)
 		TH_LOG("%s is %ld, threads-max %ld: changed on this host since boot?", path, v,
 		       threads);
 }
 
-/* In a new user namespace each max_*_namespaces reads MAXINT, whatever its parent's value (namespaces(7) /proc/sys/user). */
+/*
+ * In a new user namespace each max_*_namespaces reads MAXINT, whatever its parent's value
+ * (namespaces(7) /proc/sys/user).
+ */
 TEST_F(limits, child_userns_default_is_maxint)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, child_default_worker, (void *)ns_type_of(variant->flag)));
 }
 
-/* At max_<type>_namespaces clone() fails with ENOSPC and makes no child, as unshare() does (namespaces(7) /proc/sys/user, clone(2) ERRORS). */
+/*
+ * At max_<type>_namespaces clone() fails with ENOSPC and makes no child, as unshare() does
+ * (namespaces(7) /proc/sys/user, clone(2) ERRORS).
+ */
 TEST_F(limits, clone_over_limit_enospc)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -262,7 +259,7 @@ static int in_child_userns(const struct ns_type *t)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a child user namespace: %m");
 	limit_path(t, path, sizeof(path));
-	if (read_proc_long(path, &v) || v != INT_MAX)
+	if (ns_read_long(path, &v) || v != INT_MAX)
 		return child_fail("%s in the child reads %ld, not MAXINT: %m", path, v);
 	if (creator_start(&first, t, false) || first.err)
 		return child_fail("the first %s namespace in the child user namespace: %s",
@@ -313,17 +310,23 @@ static int ancestor_worker(void *arg)
 	return 0;
 }
 
-/* A namespace made in a child user ns counts against the limit of its creator's uid in the parent: at the parent's max, ENOSPC in the child (namespaces(7)). */
+/*
+ * A namespace made in a child user ns counts against the limit of its creator's uid in the parent:
+ * at the parent's max, ENOSPC in the child (namespaces(7)).
+ */
 TEST(limit_of_ancestor_userns_holds_in_child_userns)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, ancestor_worker, NULL));
 }
 
-/* In the user namespace of uids 0 and 1: uid 1 creates a UTS namespace (through a user namespace of its own) when uid 0 holds the only one allowed. */
+/*
+ * In the user namespace of uids 0 and 1: uid 1 creates a UTS namespace (through a user namespace
+ * of its own) when uid 0 holds the only one allowed.
+ */
 static int other_user_creates(void)
 {
 	pid_t pid = ns_clone(0);
@@ -390,10 +393,14 @@ static int per_user_worker(void *arg)
 	return ns_wait(pid, NS_WAIT_MS) ?: rc;
 }
 
-/* max_*_namespaces is per user: uid 1 may create up to the limit while uid 0 of the same user namespace is at it (namespaces(7) "The limits are per-user"). */
+/*
+ * max_*_namespaces is per user: uid 1 may create up to the limit while uid 0 of the same user
+ * namespace is at it (namespaces(7) "The limits are per-user").
+ */
 TEST(limit_counts_per_user)
 {
-	if (!in_initial_userns() || !cap_effective(CAP_SETUID) || !cap_effective(CAP_SETGID))
+	if (!ns_in_initial_userns() || !ns_cap_effective(CAP_SETUID) ||
+	    !ns_cap_effective(CAP_SETGID))
 		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace "
 			     "to map two uids (real root)");
 	ASSERT_EQ(0, ns_run(0, per_user_worker, NULL));
@@ -411,7 +418,7 @@ static int writable_worker(void *arg)
 		int fd;
 
 		limit_path(t, path, sizeof(path));
-		if (read_proc_long(path, &v))
+		if (ns_read_long(path, &v))
 			continue;
 		if (nserr_cap_effective(CAP_SYS_RESOURCE, false))
 			return child_fail("drop CAP_SYS_RESOURCE: %m");
@@ -420,12 +427,12 @@ static int writable_worker(void *arg)
 		if (fd >= 0 || errno != EACCES)
 			return child_fail("open %s for writing without CAP_SYS_RESOURCE: %m, "
 					  "not EACCES", path);
-		if (read_proc_long(path, &v))
+		if (ns_read_long(path, &v))
 			return child_fail("read %s without CAP_SYS_RESOURCE: %m", path);
 		/* the control: CAP_SYS_RESOURCE alone is enough */
 		if (nserr_caps_effective_only(CAP_SYS_RESOURCE))
 			return child_fail("keep CAP_SYS_RESOURCE alone: %m");
-		if (set_limit(t, 7) || read_proc_long(path, &v) || v != 7)
+		if (set_limit(t, 7) || ns_read_long(path, &v) || v != 7)
 			return child_fail("%s with CAP_SYS_RESOURCE: wrote 7, reads %ld", path, v);
 		if (nserr_caps_effective_only(CAP_SYS_ADMIN) ||
 		    nserr_cap_effective(CAP_SYS_RESOURCE, true))
@@ -434,10 +441,13 @@ static int writable_worker(void *arg)
 	return 0;
 }
 
-/* Changing max_*_namespaces needs CAP_SYS_RESOURCE in the user ns: without it open for writing fails with EACCES, reading works (namespaces(7) "modifiable by privileged processes"). */
+/*
+ * Changing max_*_namespaces needs CAP_SYS_RESOURCE in the user ns: without it open for writing
+ * fails with EACCES, reading works (namespaces(7) "modifiable by privileged processes").
+ */
 TEST(limits_writable_only_with_cap_sys_resource)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);

@@ -77,7 +77,9 @@ static int unknown_flags(void *arg)
 	return 0;
 }
 
-/* unshare() with a flag it does not know fails with EINVAL and creates nothing (unshare(2) ERRORS). */
+/*
+ * unshare() with a flag it does not know fails with EINVAL and creates nothing (unshare(2) ERRORS).
+ */
 TEST(unshare_unknown_flag_fails_einval)
 {
 	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
@@ -100,20 +102,31 @@ static int dir_entries(const char *dir)
 	return n;
 }
 
-/* Lines of @path, and the mount point (field 5) of its first line. */
-static int mountinfo_lines(const char *path, char *first_point, size_t len)
-{
-	char buf[65536], point[256] = "";
-	int n = 0, got = read_file(path, buf, sizeof(buf));
+struct mounts_seen {
+	int n;
+	char first_point[MNT_PATH_MAX];
+};
 
-	if (got < 0)
-		return got;
-	sscanf(buf, "%*s %*s %*s %*s %255s", point);
-	for (int i = 0; i < got; i++)
-		n += buf[i] == '\n';
+static int count_mount(const struct mnt_info *mi, void *arg)
+{
+	struct mounts_seen *m = arg;
+
+	if (!m->n++)
+		snprintf(m->first_point, sizeof(m->first_point), "%s", mi->point);
+	return 0;
+}
+
+/* The mounts of /proc/@pid/mountinfo (0 = self), and the first one's point. */
+static int mountinfo_lines(pid_t pid, char *first_point, size_t len)
+{
+	struct mounts_seen m = { 0 };
+	int err = mnt_info_each(pid, count_mount, &m);
+
+	if (err)
+		return err;
 	if (first_point)
-		snprintf(first_point, len, "%s", point);
-	return n;
+		snprintf(first_point, len, "%s", m.first_point);
+	return m.n;
 }
 
 /* The child: unshare, tell the parent errno, look around inside, wait. */
@@ -158,8 +171,7 @@ static int empty_seen_from_outside(pid_t pid)
 	if (t)
 		return child_fail("after unshare(UNSHARE_EMPTY_MNTNS) the %s namespace is %s",
 				  t->name, t->flag == CLONE_NEWNS ? "not new" : "new");
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
-	n = mountinfo_lines(path, point, sizeof(point));
+	n = mountinfo_lines(pid, point, sizeof(point));
 	if (n != 1 || strcmp(point, "/"))
 		return child_fail("its mountinfo: %d lines, the first on \"%s\", want 1 on /",
 				  n, point);
@@ -180,7 +192,7 @@ static int empty_mntns_worker(void *arg)
 	(void)arg;
 	if (ns_ident_of(0, "mnt", &before))
 		return child_fail("stat mnt: %m");
-	lines = mountinfo_lines("/proc/self/mountinfo", NULL, 0);
+	lines = mountinfo_lines(0, NULL, 0);
 	if (ns_sync_init(&s))
 		return child_fail("sync: %m");
 	pid = ns_clone(0);
@@ -193,7 +205,7 @@ static int empty_mntns_worker(void *arg)
 	ns_sync_parent_side(&s);
 	rc = ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) ? -1 : 0;
 	if (!rc && err == EINVAL)
-		rc = NS_MISSING;
+		rc = NS_CHILD_SKIP;
 	else if (!rc && err)
 		rc = child_fail("unshare(UNSHARE_EMPTY_MNTNS): %s", strerror(err));
 	else if (!rc && ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
@@ -202,7 +214,7 @@ static int empty_mntns_worker(void *arg)
 		rc = empty_seen_from_outside(pid);
 	if (!rc && (ns_ident_of(0, "mnt", &after) || !ns_ident_eq(&before, &after)))
 		rc = child_fail("the caller's own mount namespace changed");
-	if (!rc && mountinfo_lines("/proc/self/mountinfo", NULL, 0) != lines)
+	if (!rc && mountinfo_lines(0, NULL, 0) != lines)
 		rc = child_fail("the caller's own mounts changed");
 	if (rc != -1)	/* the child waits to be let go (else it is gone) */
 		ns_sync_tell(&s, false, NULL, 0);
@@ -213,13 +225,15 @@ static int empty_mntns_worker(void *arg)
 	return rc ? rc : err;
 }
 
-/* unshare(UNSHARE_EMPTY_MNTNS) puts the caller alone in a new mount ns of one mount, an empty root that is its cwd (sched.h, 7.1; not in unshare(2)). */
+/*
+ * unshare(UNSHARE_EMPTY_MNTNS) puts the caller alone in a new mount ns of one mount, an empty root
+ * that is its cwd (sched.h, 7.1; not in unshare(2)).
+ */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
 	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
 
-	if (rc == NS_MISSING)
-		SKIP(return, "no UNSHARE_EMPTY_MNTNS for unshare() (7.1)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "UNSHARE_EMPTY_MNTNS", "7.1");
 	ASSERT_EQ(0, rc);
 }
 
@@ -292,7 +306,10 @@ static int fs_worker(void *arg)
 	return 0;
 }
 
-/* unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing fs context gets its own; its chdir() stops moving the other (unshare(2)). */
+/*
+ * unshare(CLONE_NEWNS) implies CLONE_FS: a process sharing fs context gets its own; its chdir()
+ * stops moving the other (unshare(2)).
+ */
 TEST(unshare_newns_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWNS, "mnt", { 0 } };
@@ -300,14 +317,15 @@ TEST(unshare_newns_implies_clone_fs)
 	ASSERT_EQ(0, ns_run_admin(0, fs_worker, &r));
 }
 
-/* unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since Linux 3.9, CLONE_NEWUSER automatically implies CLONE_FS"). */
+/*
+ * unshare(CLONE_NEWUSER) implies CLONE_FS as well (unshare(2), "Since Linux 3.9, CLONE_NEWUSER
+ * automatically implies CLONE_FS").
+ */
 TEST(unshare_newuser_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWUSER, "user", { 0 } };
-	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
 
-	if (why)
-		SKIP(return, "cannot create user namespaces: %s", why);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, fs_worker, &r));
 }
 
@@ -315,24 +333,6 @@ static void *wait_thread(void *arg)
 {
 	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
 	return NULL;
-}
-
-/* Poll /proc/self/status until "Threads:" is 1, for at most 2 s. */
-static int wait_single_threaded(void)
-{
-	struct timespec tick = { 0, 1000000 };
-
-	for (int i = 0; i < 2000; i++) {
-		char buf[4096], *p;
-
-		if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
-			return -1;
-		p = strstr(buf, "\nThreads:");
-		if (p && atoi(p + 9) == 1)
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return -1;
 }
 
 static int threaded_unshare(void *arg)
@@ -357,7 +357,7 @@ static int threaded_unshare(void *arg)
 	if (ns_ident_of(0, "user", &after) || !ns_ident_eq(&before, &after))
 		return child_fail("the refused unshare changed the user namespace");
 	/* with the thread gone the same call works */
-	if (wait_single_threaded())
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("single-threaded unshare(CLONE_NEWUSER): %m");
@@ -366,13 +366,13 @@ static int threaded_unshare(void *arg)
 	return 0;
 }
 
-/* unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies CLONE_THREAD (unshare(2)). */
+/*
+ * unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies
+ * CLONE_THREAD (unshare(2)).
+ */
 TEST(unshare_newuser_refused_when_multithreaded)
 {
-	const char *why = geteuid() ? userns_unprivileged_blocker() : NULL;
-
-	if (why)
-		SKIP(return, "cannot create user namespaces: %s", why);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, threaded_unshare, NULL));
 }
 
@@ -450,17 +450,17 @@ static const unsigned long flag_sets[] = {
 };
 
 /*
+ * clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given
+ * (clone(2), unshare(2), namespaces(7)).
+ *
  * All three are run with the same flags and must agree.
  */
-/* clone(), clone3() and unshare() give new namespaces exactly for the CLONE_NEW* bits given (clone(2), unshare(2), namespaces(7)). */
 TEST(clone_clone3_unshare_give_same_namespaces)
 {
-	unsigned long extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
-	const char *why = extra ? userns_unprivileged_blocker() : NULL;
+	unsigned long extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
 	int ran_clone3 = 0;
 
-	if (why)
-		SKIP(return, "unprivileged and cannot create user namespaces: %s", why);
+	NS_NEED_USERNS();
 	for (size_t f = 0; f < sizeof(flag_sets) / sizeof(flag_sets[0]); f++) {
 		for (enum entry how = BY_CLONE; how <= BY_UNSHARE; how++) {
 			unsigned long flags = flag_sets[f] | extra;

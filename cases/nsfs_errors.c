@@ -91,7 +91,7 @@ static int create_worker(void *arg)
 {
 	struct create_req *r = arg;
 	const struct ns_type *t = r->t;
-	const char *file = nserr_for_children(t);
+	const char *file = t->for_children;
 	bool legacy = t->flag != CLONE_NEWTIME, have_clone3 = true;
 	struct ns_ident before, now;
 	int rc;
@@ -105,7 +105,8 @@ static int create_worker(void *arg)
 	if (!r->by_clone) {
 		errno = 0;
 		if (unshare(t->flag) != -1 || errno != EPERM)
-			return child_fail("unshare(CLONE_NEW%s) without CAP_SYS_ADMIN: %m, not EPERM",
+			return child_fail("unshare(CLONE_NEW%s) without CAP_SYS_ADMIN: %m, not "
+					  "EPERM",
 					  t->name);
 		if (ns_ident_of(0, file, &now) || !ns_ident_eq(&now, &before))
 			return child_fail("the refused unshare changed %s", file);
@@ -116,7 +117,7 @@ static int create_worker(void *arg)
 			rc = clone_refused(t, 1);
 		have_clone3 = rc != 2;
 		if (rc == 2 && !legacy)
-			return NS_MISSING;
+			return NS_CHILD_SKIP;
 		if (rc && rc != 2)
 			return rc;
 	}
@@ -137,36 +138,12 @@ static int create_worker(void *arg)
 	return 0;
 }
 
-FIXTURE(create) {};
+NS_TYPE_FIXTURE(create, NS_TYPE_VARIANTS_BUT_USER);
 
-FIXTURE_VARIANT(create) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(create, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(create, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(create, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(create, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(create, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(create, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(create, uts) { .flag = CLONE_NEWUTS };
-
-FIXTURE_SETUP(create)
-{
-	const struct ns_type *t = ns_type_of(variant->flag);
-	const char *why;
-
-	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(create)
-{
-}
-
-/* unshare(CLONE_NEWX) by a process without CAP_SYS_ADMIN (all else kept) fails with EPERM; CAP_SYS_ADMIN alone suffices (unshare(2) ERRORS). */
+/*
+ * unshare(CLONE_NEWX) by a process without CAP_SYS_ADMIN (all else kept) fails with EPERM;
+ * CAP_SYS_ADMIN alone suffices (unshare(2) ERRORS).
+ */
 TEST_F(create, unshare_without_cap_sys_admin_eperm)
 {
 	struct create_req r = { ns_type_of(variant->flag), false };
@@ -174,13 +151,16 @@ TEST_F(create, unshare_without_cap_sys_admin_eperm)
 	ASSERT_EQ(0, ns_run(0, create_worker, &r));
 }
 
-/* clone() and clone3() with CLONE_NEWX and no CAP_SYS_ADMIN fail with EPERM; CAP_SYS_ADMIN alone suffices (clone(2) ERRORS). */
+/*
+ * clone() and clone3() with CLONE_NEWX and no CAP_SYS_ADMIN fail with EPERM; CAP_SYS_ADMIN alone
+ * suffices (clone(2) ERRORS).
+ */
 TEST_F(create, clone_without_cap_sys_admin_eperm)
 {
 	struct create_req r = { ns_type_of(variant->flag), true };
 	int rc = ns_run(0, create_worker, &r);
 
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
 	ASSERT_EQ(0, rc);
 }
@@ -253,7 +233,7 @@ FIXTURE_VARIANT_ADD(combo, newpid_with_thread) {
 
 FIXTURE_SETUP(combo)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -263,7 +243,10 @@ FIXTURE_TEARDOWN(combo)
 {
 }
 
-/* clone() (and clone3()) with a refused pair fails with EINVAL and makes nothing; each flag alone works (clone(2) ERRORS). */
+/*
+ * clone() (and clone3()) with a refused pair fails with EINVAL and makes nothing; each flag alone
+ * works (clone(2) ERRORS).
+ */
 TEST_F(combo, clone_refuses_pair_with_einval)
 {
 	ASSERT_EQ(0, ns_run(0, combo_worker, (void *)&variant->c));
@@ -313,10 +296,13 @@ static int parent_from_init(void *arg)
 	return 0;
 }
 
-/* A PID namespace's init calling clone(CLONE_PARENT) fails with EINVAL; a non-init's CLONE_PARENT child becomes init's child (clone(2) ERRORS). */
+/*
+ * A PID namespace's init calling clone(CLONE_PARENT) fails with EINVAL; a non-init's CLONE_PARENT
+ * child becomes init's child (clone(2) ERRORS).
+ */
 TEST(clone_parent_from_namespace_init_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -385,7 +371,7 @@ FIXTURE_VARIANT_ADD(parent_combo, newuser) { .flag = CLONE_NEWUSER };
 
 FIXTURE_SETUP(parent_combo)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -395,7 +381,10 @@ FIXTURE_TEARDOWN(parent_combo)
 {
 }
 
-/* CLONE_NEWPID or CLONE_NEWUSER with CLONE_PARENT from a non-init works (linux:1f7f4dde5c94 (3.13); clone(2) ERRORS still lists EINVAL). */
+/*
+ * CLONE_NEWPID or CLONE_NEWUSER with CLONE_PARENT from a non-init works (linux:1f7f4dde5c94 (3.13);
+ * clone(2) ERRORS still lists EINVAL).
+ */
 TEST_F(parent_combo, clone_parent_with_new_namespace_accepted)
 {
 	ASSERT_EQ(0, ns_run(0, parent_combo_worker, (void *)&variant->flag));

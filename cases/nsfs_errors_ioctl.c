@@ -54,8 +54,9 @@ static int owner_scope_worker(void *arg)
 		rc = child_fail("open the holder's %s namespace: %m", t->name);
 	/* the control: from the owner's user namespace the answer is the owner */
 	ufd = rc ? -1 : ioctl(fd, NS_GET_USERNS);
-	if (!rc && (ufd < 0 || userns_ident_of_fd(ufd, &got) || !ns_ident_eq(&got, &mine)))
-		rc = child_fail("NS_GET_USERNS of the %s namespace from its owner: %m, not the owner",
+	if (!rc && (ufd < 0 || ns_ident_of_fd(ufd, &got) || !ns_ident_eq(&got, &mine)))
+		rc = child_fail("NS_GET_USERNS of the %s namespace from its owner: %m, not the "
+				"owner",
 				t->name);
 	if (ufd >= 0)
 		close(ufd);
@@ -72,48 +73,26 @@ static int owner_scope_worker(void *arg)
 	return rc;
 }
 
-FIXTURE(scope) {};
+NS_TYPE_FIXTURE(scope, NS_TYPE_VARIANTS);
 
-FIXTURE_VARIANT(scope) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(scope, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(scope, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(scope, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(scope, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(scope, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(scope, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(scope, user) { .flag = CLONE_NEWUSER };
-FIXTURE_VARIANT_ADD(scope, uts) { .flag = CLONE_NEWUTS };
-
-FIXTURE_SETUP(scope)
-{
-	const struct ns_type *t = ns_type_of(variant->flag);
-	const char *why;
-
-	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(scope)
-{
-}
-
-/* NS_GET_USERNS of a namespace owned by an ancestor of the caller's user namespace fails with EPERM; from the owner it answers (ioctl_ns(2) ERRORS). */
+/*
+ * NS_GET_USERNS of a namespace owned by an ancestor of the caller's user namespace fails with
+ * EPERM; from the owner it answers (ioctl_ns(2) ERRORS).
+ */
 TEST_F(scope, ns_get_userns_owner_outside_scope_eperm)
 {
 	ASSERT_EQ(0, ns_run(0, owner_scope_worker, (void *)ns_type_of(variant->flag)));
 }
 
-/* NS_GET_PARENT of the initial user namespace fails with EPERM, for root and for others (ioctl_ns(2) "the parent of the initial user ... namespace"). */
+/*
+ * NS_GET_PARENT of the initial user namespace fails with EPERM, for root and for others
+ * (ioctl_ns(2) "the parent of the initial user ... namespace").
+ */
 TEST(ns_get_parent_of_initial_userns_eperm)
 {
 	int fd, r;
 
-	if (!in_initial_userns())
+	if (!ns_in_initial_userns())
 		SKIP(return, "not run in the initial user namespace");
 	fd = ns_open(0, "user");
 	ASSERT_LE(0, fd);
@@ -128,7 +107,10 @@ TEST(ns_get_parent_of_initial_userns_eperm)
 	close(fd);
 }
 
-/* NS_GET_USERNS, NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID on a pipe, a pidfd, a directory and /proc/self/status fail with ENOTTY (ioctl_ns(2) ERRORS). */
+/*
+ * NS_GET_USERNS, NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID on a pipe, a pidfd, a directory
+ * and /proc/self/status fail with ENOTTY (ioctl_ns(2) ERRORS).
+ */
 TEST(ns_ioctls_on_other_files_enotty)
 {
 	static const struct { unsigned long req; const char *name; } reqs[] = {

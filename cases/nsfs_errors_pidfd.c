@@ -68,7 +68,8 @@ static void log_sibling_root(pid_t sib)
 		return;
 	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino &&
 	    ns_same_as_self(sib, "mnt") == 0)
-		fprintf(stderr, "# the CLONE_FS sibling's root moved into the joined mount namespace "
+		fprintf(stderr, "# the CLONE_FS sibling's root moved into the joined mount "
+			"namespace "
 			"while the sibling stayed in the old one\n");
 }
 
@@ -107,7 +108,7 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	if (take(&now) || !ns_ident_eq(&now.mnt, &before.mnt) ||
 	    !ns_ident_eq(&now.uts, &before.uts))
 		return child_fail("the refused setns(%#lx) changed mnt or uts", flags);
-	if (userns_wait_single_threaded(2000))
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 	if (!how)
 		return 0;
@@ -165,10 +166,13 @@ static int mnt_nsfd_worker(void *arg)
 	return rc;
 }
 
-/* setns() into a mount ns by a caller sharing its fs context (a CLONE_FS process, a thread) fails with EINVAL; alone it joins (setns(2)). */
+/*
+ * setns() into a mount ns by a caller sharing its fs context (a CLONE_FS process, a thread) fails
+ * with EINVAL; alone it joins (setns(2)).
+ */
 TEST(setns_mntns_while_sharing_fs_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -177,17 +181,17 @@ TEST(setns_mntns_while_sharing_fs_einval)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-/* NS_MISSING when setns() takes no pidfd (pidfd_open 5.3, setns 5.8). */
+/* NS_CHILD_SKIP when setns() takes no pidfd (pidfd_open 5.3, setns 5.8). */
 static int pidfd_missing(int pidfd)
 {
 	pid_t pid;
 
 	if (pidfd < 0)
-		return errno == ENOSYS ? NS_MISSING : child_fail("pidfd_open: %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("pidfd_open: %m");
 	pid = ns_clone(0);
 	if (pid == 0)
 		_exit(setns(pidfd, CLONE_NEWUTS) ? 1 : 0);
-	return ns_wait(pid, NS_WAIT_MS) ? NS_MISSING : 0;
+	return ns_wait(pid, NS_WAIT_MS) ? NS_CHILD_SKIP : 0;
 }
 
 static int pidfd_mnt_worker(void *arg)
@@ -210,30 +214,35 @@ static int pidfd_mnt_worker(void *arg)
 
 static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flags)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
-/* setns(pidfd, CLONE_NEWNS) while sharing fs context (a CLONE_FS process, a thread) fails with EINVAL; alone it joins (setns(2)). */
+/*
+ * setns(pidfd, CLONE_NEWNS) while sharing fs context (a CLONE_FS process, a thread) fails with
+ * EINVAL; alone it joins (setns(2)).
+ */
 TEST(setns_pidfd_mntns_while_sharing_fs_einval)
 {
 	pidfd_mnt_test(_metadata, CLONE_NEWNS);
 }
 
 /*
+ * setns(pidfd, CLONE_NEWNS | CLONE_NEWUTS) while sharing fs context fails with EINVAL and joins
+ * neither (setns(2) "mount namespaces").
+ *
  * With another type in the same call the kernel checks fs->users on the
  * private copy of fs_struct that prepare_nsset() makes (always 1), so the
  * refusal never happens and commit_nsset() then moves the root and cwd of
  * every process sharing the caller's fs_struct.
  */
-/* setns(pidfd, CLONE_NEWNS | CLONE_NEWUTS) while sharing fs context fails with EINVAL and joins neither (setns(2) "mount namespaces"). */
 TEST(setns_pidfd_mntns_and_uts_while_sharing_fs_einval)
 {
 	pidfd_mnt_test(_metadata, CLONE_NEWNS | CLONE_NEWUTS);
@@ -271,16 +280,19 @@ static int pidfd_flags_worker(void *arg)
 	return rc;
 }
 
-/* setns(pidfd, 0) and setns(pidfd) with bits other than CLONE_NEW* fail with EINVAL and join nothing (setns(2) ERRORS). */
+/*
+ * setns(pidfd, 0) and setns(pidfd) with bits other than CLONE_NEW* fail with EINVAL and join
+ * nothing (setns(2) ERRORS).
+ */
 TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
@@ -311,16 +323,19 @@ static int pidfd_reaped_worker(void *arg)
 	return rc;
 }
 
-/* setns() on the pidfd of a process that ended and was waited on fails with ESRCH; before, it joined (setns(2) ERRORS). */
+/*
+ * setns() on the pidfd of a process that ended and was waited on fails with ESRCH; before, it
+ * joined (setns(2) ERRORS).
+ */
 TEST(setns_pidfd_of_reaped_process_esrch)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_SKIP);
 	ASSERT_EQ(0, rc);
 }
@@ -329,7 +344,9 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 #define PIDFD_OPEN_SKIP "pidfd_open() not supported by this kernel (added in 5.3)"
 
-/* pidfd_open() sets close-on-exec on the new fd, with flags 0 and PIDFD_NONBLOCK (pidfd_open(2)). */
+/*
+ * pidfd_open() sets close-on-exec on the new fd, with flags 0 and PIDFD_NONBLOCK (pidfd_open(2)).
+ */
 TEST(pidfd_open_sets_close_on_exec)
 {
 	const unsigned int flags[] = { 0, PIDFD_NONBLOCK };
@@ -357,7 +374,8 @@ static int pidfd_open_inside(void *arg)
 	errno = 0;
 	fd = ns_pidfd_open(outer);
 	if (fd >= 0 || errno != ESRCH)
-		return child_fail("pidfd_open(%d), a PID of the parent namespace only: %m, not ESRCH",
+		return child_fail("pidfd_open(%d), a PID of the parent namespace only: %m, not "
+				  "ESRCH",
 				  outer);
 	fd = ns_pidfd_open(1);
 	if (fd < 0)
@@ -374,7 +392,7 @@ static int pidfd_open_worker(void *arg)
 	(void)arg;
 	fd = ns_pidfd_open(self);
 	if (fd < 0)
-		return errno == ENOSYS ? NS_MISSING : child_fail("pidfd_open(self): %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("pidfd_open(self): %m");
 	close(fd);
 	if (self == 1)
 		return child_fail("the worker is PID 1: its PID exists in every namespace below");
@@ -400,16 +418,19 @@ static int pidfd_open_worker(void *arg)
 	return 0;
 }
 
-/* pidfd_open() of a PID the caller's PID namespace does not have (a parent ns's PID, a reaped child) fails with ESRCH (pidfd_open(2) ERRORS). */
+/*
+ * pidfd_open() of a PID the caller's PID namespace does not have (a parent ns's PID, a reaped
+ * child) fails with ESRCH (pidfd_open(2) ERRORS).
+ */
 TEST(pidfd_open_pid_outside_own_namespace_esrch)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, pidfd_open_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, PIDFD_OPEN_SKIP);
 	ASSERT_EQ(0, rc);
 }

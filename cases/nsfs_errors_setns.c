@@ -40,7 +40,7 @@ static int join(const struct ns_type *t, int fd, unsigned long flags,
 
 	if (setns(fd, flags))
 		return child_fail("setns(%#lx) into the %s namespace: %m", flags, t->name);
-	if (ns_ident_of(0, nserr_for_children(t), &now) || !ns_ident_eq(&now, target))
+	if (ns_ident_of(0, t->for_children, &now) || !ns_ident_eq(&now, target))
 		return child_fail("setns(%#lx) returned 0, not in the target %s namespace",
 				  flags, t->name);
 	return 0;
@@ -53,14 +53,14 @@ static int refused(const struct ns_type *t, int fd, unsigned long flags, int wan
 	struct ns_ident before, now;
 	int err;
 
-	if (ns_ident_of(0, nserr_for_children(t), &before))
+	if (ns_ident_of(0, t->for_children, &before))
 		return child_fail("stat %s: %m", t->name);
 	errno = 0;
 	err = setns(fd, flags) ? errno : 0;
 	if (err != want)
 		return child_fail("setns(%#lx) %s: %s, not %s", flags, why,
 				  err ? strerror(err) : "joined", strerror(want));
-	if (ns_ident_of(0, nserr_for_children(t), &now) || !ns_ident_eq(&now, &before))
+	if (ns_ident_of(0, t->for_children, &now) || !ns_ident_eq(&now, &before))
 		return child_fail("the refused setns changed the %s namespace", t->name);
 	return 0;
 }
@@ -88,7 +88,7 @@ static int own_cap_worker(void *arg)
 	if (nserr_hold(&h, CLONE_NEWUSER | r->t->flag))
 		return child_fail("no holder in new user and %s namespaces", r->t->name);
 	fd = ns_open(h.pid, r->t->name);
-	if (fd < 0 || userns_ident_of_fd(fd, &target))
+	if (fd < 0 || ns_ident_of_fd(fd, &target))
 		rc = child_fail("open the holder's %s namespace: %m", r->t->name);
 	else if (nserr_cap_effective(r->drop, false))
 		rc = child_fail("cannot drop capability %d: %m", r->drop);
@@ -135,13 +135,13 @@ static int child_userns_worker(void *arg)
 	if (nserr_hold(&h, r->t->flag))
 		return child_fail("no holder in a new %s namespace", r->t->name);
 	j.fd = ns_open(h.pid, r->t->name);
-	if (j.fd < 0 || userns_ident_of_fd(j.fd, &j.target))
+	if (j.fd < 0 || ns_ident_of_fd(j.fd, &j.target))
 		rc = child_fail("open the holder's %s namespace: %m", r->t->name);
 	else	/* the control: from the owning user namespace it works */
 		rc = ns_run(0, join_in_child, &j);
 	if (!rc && ns_unshare_userns_root(0))
 		rc = child_fail("cannot become root of a child user namespace: %m");
-	if (!rc && !caps_all_effective())
+	if (!rc && !ns_caps_all_effective())
 		rc = child_fail("not every capability in the child user namespace");
 	if (!rc)
 		rc = refused(r->t, j.fd, r->t->flag, EPERM,
@@ -152,36 +152,12 @@ static int child_userns_worker(void *arg)
 	return rc;
 }
 
-FIXTURE(setns_caps) {};
+NS_TYPE_FIXTURE(setns_caps, NS_TYPE_VARIANTS_BUT_USER);
 
-FIXTURE_VARIANT(setns_caps) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(setns_caps, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(setns_caps, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(setns_caps, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(setns_caps, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(setns_caps, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(setns_caps, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(setns_caps, uts) { .flag = CLONE_NEWUTS };
-
-FIXTURE_SETUP(setns_caps)
-{
-	const struct ns_type *t = ns_type_of(variant->flag);
-	const char *why;
-
-	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(setns_caps)
-{
-}
-
-/* setns() without CAP_SYS_ADMIN in the caller's own user ns fails with EPERM though it has it over the target; with it, it joins (setns(2)). */
+/*
+ * setns() without CAP_SYS_ADMIN in the caller's own user ns fails with EPERM though it has it over
+ * the target; with it, it joins (setns(2)).
+ */
 TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
 {
 	struct cap_req r = { ns_type_of(variant->flag), CAP_SYS_ADMIN };
@@ -189,7 +165,10 @@ TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
 	ASSERT_EQ(0, ns_run(0, own_cap_worker, &r));
 }
 
-/* setns() from a child user ns (all caps there) into a namespace its parent owns fails with EPERM; from the owner it joins (setns(2)). */
+/*
+ * setns() from a child user ns (all caps there) into a namespace its parent owns fails with EPERM;
+ * from the owner it joins (setns(2)).
+ */
 TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
 {
 	struct cap_req r = { ns_type_of(variant->flag), CAP_SYS_ADMIN };
@@ -197,11 +176,14 @@ TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
 	ASSERT_EQ(0, ns_run(0, child_userns_worker, &r));
 }
 
-/* Joining a mount namespace also needs CAP_SYS_CHROOT in the own user ns: without it EPERM, with it joined (setns(2) "mount namespaces"). */
+/*
+ * Joining a mount namespace also needs CAP_SYS_CHROOT in the own user ns: without it EPERM, with it
+ * joined (setns(2) "mount namespaces").
+ */
 TEST(setns_mntns_without_cap_sys_chroot_eperm)
 {
 	struct cap_req r = { ns_type_of(CLONE_NEWNS), CAP_SYS_CHROOT };
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);

@@ -35,13 +35,13 @@ static int try_set_tid(unsigned long flags, const pid_t *tids, size_t n)
 	return ns_wait(pid, NS_WAIT_MS) ? -1 : 0;
 }
 
-/* NS_MISSING when clone3() or its set_tid is missing, else 0. */
+/* NS_CHILD_SKIP when clone3() or its set_tid is missing, else 0. */
 static int set_tid_missing(void)
 {
 	pid_t one = 1;
 	int err = try_set_tid(CLONE_NEWPID, &one, 1);
 
-	return err == ENOSYS || err == E2BIG ? NS_MISSING : 0;
+	return err == ENOSYS || err == E2BIG ? NS_CHILD_SKIP : 0;
 }
 
 static int want(int got, int err, const char *what)
@@ -76,10 +76,13 @@ static int size_worker(void *arg)
 	return rc;
 }
 
-/* set_tid_size above the number of PID namespaces the child is in fails with EINVAL; that number passes (to EPERM for outer levels) (clone(2) ERRORS). */
+/*
+ * set_tid_size above the number of PID namespaces the child is in fails with EINVAL; that number
+ * passes (to EPERM for outer levels) (clone(2) ERRORS).
+ */
 TEST(clone3_set_tid_size_over_nesting_depth_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int base = pidns_proc_level(), levels = pidns_self_levels(), level, rc;
 
 	if (why)
@@ -89,7 +92,7 @@ TEST(clone3_set_tid_size_over_nesting_depth_einval)
 			     "(run it under build/harness/nsrun)");
 	level = base + levels - 1;
 	rc = ns_run(0, size_worker, &level);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
 	ASSERT_EQ(0, rc);
 }
@@ -102,7 +105,7 @@ static int range_worker(void *arg)
 	int rc;
 
 	(void)arg;
-	if (read_proc_long("/proc/sys/kernel/pid_max", &pid_max))
+	if (ns_read_long("/proc/sys/kernel/pid_max", &pid_max))
 		return child_fail("read pid_max: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
@@ -124,16 +127,19 @@ static int range_worker(void *arg)
 	return want(try_set_tid(0, &tid, 1), EPERM, what);
 }
 
-/* A set_tid PID of 0, negative or at least pid_max fails with EINVAL; pid_max - 1 passes that check (clone(2) ERRORS "an invalid PID"). */
+/*
+ * A set_tid PID of 0, negative or at least pid_max fails with EINVAL; pid_max - 1 passes that check
+ * (clone(2) ERRORS "an invalid PID").
+ */
 TEST(clone3_set_tid_pid_out_of_range_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, range_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
 	ASSERT_EQ(0, rc);
 }
@@ -154,16 +160,19 @@ static int first_pid_worker(void *arg)
 			  "set_tid { 1 } in a new PID namespace");
 }
 
-/* In a new PID namespace without an init set_tid may only ask for PID 1: 2 fails with EINVAL, 1 is granted (clone(2) ERRORS "an invalid PID"). */
+/*
+ * In a new PID namespace without an init set_tid may only ask for PID 1: 2 fails with EINVAL, 1 is
+ * granted (clone(2) ERRORS "an invalid PID").
+ */
 TEST(clone3_set_tid_in_new_pidns_must_be_1)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 	int rc;
 
 	if (why)
 		SKIP(return, "%s", why);
 	rc = ns_run(0, first_pid_worker, NULL);
-	if (rc == NS_MISSING)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
 	ASSERT_EQ(0, rc);
 }

@@ -64,11 +64,14 @@ static int thread_after_pidns_change(void *arg)
 	return err;
 }
 
-/* After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made (clone(2) ERRORS). */
+/*
+ * After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made
+ * (clone(2) ERRORS).
+ */
 TEST(clone_thread_after_unshare_newpid_einval)
 {
 	bool by_setns = false;
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -79,7 +82,7 @@ TEST(clone_thread_after_unshare_newpid_einval)
 TEST(clone_thread_after_setns_pidns_einval)
 {
 	bool by_setns = true;
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -117,13 +120,13 @@ static int threaded_unshare_newpid(void *arg)
 		return child_fail("cannot become root of a new user namespace: %m");
 	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_for_word, &s))
 		return child_fail("thread: %m");
-	if (userns_thread_count() != 2)
+	if (ns_thread_count() != 2)
 		rc = child_fail("not two threads");
 	else if (unshare(CLONE_NEWPID))
 		rc = child_fail("unshare(CLONE_NEWPID) with two threads: %m");
 	else
 		rc = next_child_is_pid1_below();
-	if (!rc && userns_thread_count() != 2)
+	if (!rc && ns_thread_count() != 2)
 		rc = child_fail("the second thread is gone");
 	ns_sync_tell(&s, false, NULL, 0);
 	pthread_join(th, NULL);
@@ -131,13 +134,15 @@ static int threaded_unshare_newpid(void *arg)
 }
 
 /*
+ * A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't
+ * have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)).
+ *
  * unshare(2) still says CLONE_NEWPID implies CLONE_THREAD (which a
  * threaded caller could not unshare: EINVAL); that ended in 3.12.
  */
-/* A threaded process may unshare(CLONE_NEWPID), next child PID 1 (linux:6e556ce209b0 ("pidns: Don't have unshare(CLONE_NEWPID) imply CLONE_THREAD"); not unshare(2)). */
 TEST(unshare_newpid_allowed_in_threaded_process)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -158,10 +163,13 @@ static int newpid_twice(void *arg)
 	return next_child_is_pid1_below();
 }
 
-/* A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2) ERRORS). */
+/*
+ * A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2)
+ * ERRORS).
+ */
 TEST(unshare_newpid_twice_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -176,7 +184,7 @@ static void take_all(struct ns_ident id[2 * NS_NTYPES])
 	for (int i = 0; i < NS_NTYPES; i++) {
 		memset(&id[2 * i], 0, 2 * sizeof(id[0]));
 		ns_ident_of(0, ns_types[i].name, &id[2 * i]);
-		ns_ident_of(0, nserr_for_children(&ns_types[i]), &id[2 * i + 1]);
+		ns_ident_of(0, ns_types[i].for_children, &id[2 * i + 1]);
 	}
 }
 
@@ -201,7 +209,7 @@ static int unshare_zero(void *arg)
 /* unshare(0) succeeds and changes no namespace (unshare(2): flags of 0 unshares nothing). */
 TEST(unshare_zero_changes_nothing)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -230,10 +238,13 @@ static int unshare_stray_bits(void *arg)
 	return 0;
 }
 
-/* unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes nothing (unshare(2) ERRORS). */
+/*
+ * unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes
+ * nothing (unshare(2) ERRORS).
+ */
 TEST(unshare_stray_bits_einval)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -344,7 +355,7 @@ FIXTURE_VARIANT_ADD(unmapped, egid) { .gid_first = false };
 
 FIXTURE_SETUP(unmapped)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -354,7 +365,10 @@ FIXTURE_TEARDOWN(unmapped)
 {
 }
 
-/* unshare() and clone() with CLONE_NEWUSER fail with EPERM while the caller's euid or egid has no mapping in its user ns; mapped, they work (clone(2), unshare(2) ERRORS). */
+/*
+ * unshare() and clone() with CLONE_NEWUSER fail with EPERM while the caller's euid or egid has no
+ * mapping in its user ns; mapped, they work (clone(2), unshare(2) ERRORS).
+ */
 TEST_F(unmapped, newuser_with_id_unmapped_in_parent_eperm)
 {
 	bool gid_first = variant->gid_first;

@@ -48,7 +48,10 @@ static int cookie_inside(void *arg)
 	return write(fd, v, sizeof(v)) == sizeof(v) ? 0 : child_fail("write: %m");
 }
 
-/* NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's (socket(7); nsfs.h, 6.18). */
+/*
+ * NS_GET_ID of a network namespace equals SO_NETNS_COOKIE of its sockets, ours and a new one's
+ * (socket(7); nsfs.h, 6.18).
+ */
 TEST(net_ns_id_is_its_socket_cookie)
 {
 	uint64_t id, cookie, in[2];
@@ -77,17 +80,19 @@ static bool reserved_ino(ino_t ino)
 }
 
 /*
+ * The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum
+ * init_ns_ino; fixed since 3.8, linux:98f842e675f9).
+ *
  * linux:98f842e675f9 ("proc: Usable inode numbers for the namespace file
  * descriptors.", 3.8) gave the initial ipc, uts, user and pid namespaces
  * fixed numbers (cgroup 4.6, time 5.6); net and mnt followed in 6.18
  * (linux:7cf730321132 "ns: use inode initializer for initial namespaces").
  */
-/* The initial user namespace's inode is 0xEFFFFFFD (namespaces(7) inode identity; nsfs.h enum init_ns_ino; fixed since 3.8, linux:98f842e675f9). */
 TEST(initial_user_ns_has_fixed_inode)
 {
 	struct ns_ident id;
 
-	if (!in_initial_userns())
+	if (!ns_in_initial_userns())
 		SKIP(return, "the test does not run in the initial user namespace");
 	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
 	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
@@ -109,12 +114,14 @@ static const struct {
 };
 
 /*
+ * The initial namespaces, kthreadd's, have the fixed inode numbers of nsfs.h (ipc, uts, user, pid
+ * since 3.8, cgroup 4.6, time 5.6; net and mnt 6.18) and no others (namespaces(7)).
+ *
  * Kernel threads live in the initial namespaces of every type, so those of
  * kthreadd (pid 2 of the initial PID namespace) are the initial ones.  The
  * net and mnt numbers came with the 6.18 namespace series, as NS_GET_ID did
  * (linux:7cf730321132); before it those two are dynamic numbers.
  */
-/* The initial namespaces, kthreadd's, have the fixed inode numbers of nsfs.h (ipc, uts, user, pid since 3.8, cgroup 4.6, time 5.6; net and mnt 6.18) and no others (namespaces(7)). */
 TEST(initial_namespaces_have_the_fixed_inodes)
 {
 	bool new_series = !nsnew_missing(NSNEW_NS_GET_ID);
@@ -157,7 +164,10 @@ static int report_inodes(void *arg)
 	return write(fd, ino, sizeof(ino)) == sizeof(ino) ? 0 : child_fail("write: %m");
 }
 
-/* A namespace created later never gets a number of enum init_ns_ino (0xEFFFFFF8-0xEFFFFFFF, nsfs.h; namespaces(7) inode identity). */
+/*
+ * A namespace created later never gets a number of enum init_ns_ino (0xEFFFFFF8-0xEFFFFFFF, nsfs.h;
+ * namespaces(7) inode identity).
+ */
 TEST(new_namespaces_never_get_initial_inodes)
 {
 	unsigned long all = CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS |
@@ -192,7 +202,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 		if (dir == 0) {
 			struct ns_ident id;
 
-			nsnew_ident_of_fd(fd, &id);
+			ns_ident_of_fd(fd, &id);
 			found += id.ino == ino;
 			(*seen)++;
 		}
@@ -203,7 +213,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 
 			if (next < 0)
 				break;
-			nsnew_ident_of_fd(next, &id);
+			ns_ident_of_fd(next, &id);
 			found += id.ino == ino;
 			(*seen)++;
 			close(fd);
@@ -215,21 +225,24 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 }
 
 /*
+ * Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h;
+ * linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18).
+ *
  * The mount namespace of the initial mount tree is not reachable by name
  * from inside the runner's mount namespace; NS_MNT_GET_PREV/NEXT walk
  * every mount namespace for real root in the initial PID namespace
  * (linux:e6b899f08066 "nsfs: tighten permission checks for ns iteration
  * ioctls"): exactly one has the number.  Inside the runner this SKIPs.
  */
-/* Exactly one mount namespace, the initial one, has inode 0xEFFFFFF8 (namespaces(7); nsfs.h; linux:7cf730321132 "ns: use inode initializer for initial namespaces", 6.18). */
 TEST(exactly_one_mount_ns_has_the_initial_inode)
 {
 	int seen, n;
 
 	NSNEW_NEED(NSNEW_NS_GET_ID);
 	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!in_initial_userns() || !have_sys_admin() || !nsnew_in_initial_pidns())
-		SKIP(return, "needs real root in the initial PID namespace (NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
+	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !nsnew_in_initial_pidns())
+		SKIP(return, "needs real root in the initial PID namespace "
+		     "(NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
 	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
 	EXPECT_EQ(1, n);
@@ -237,7 +250,11 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 
 /* --- nsfs file handles --------------------------------------------------- */
 
-/* name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/*
+ * name_to_handle_at() of a namespace file: FILEID_NSFS, 16 bytes of ns_id (NS_GET_ID), ns_type
+ * (CLONE_NEW*), ns_inum; FD_NSFS_ROOT reopens it (open_by_handle_at(2); linux:5222470b2fbb "nsfs:
+ * support file handles", 6.18).
+ */
 TEST(nsfs_handle_describes_and_reopens_each_type)
 {
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
@@ -253,7 +270,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 		fd = ns_open(0, t->name);
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, nsnew_ns_id(fd, &ns_id));
-		ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+		ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 		len = nsnew_nsfs_handle(fd, &type, &fh);
 		EXPECT_EQ(16, len) TH_LOG("%s", t->name);
 		EXPECT_EQ(NSNEW_FILEID_NSFS, type);
@@ -263,7 +280,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 		nfd = nsnew_nsfs_open(&fh);
 		EXPECT_LE(0, nfd) TH_LOG("%s: open_by_handle_at: %s", t->name, strerror(-nfd));
 		if (nfd >= 0) {
-			ASSERT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+			ASSERT_EQ(0, ns_ident_of_fd(nfd, &back));
 			EXPECT_TRUE(ns_ident_eq(&id, &back)) TH_LOG("%s", t->name);
 			close(nfd);
 		}
@@ -289,7 +306,10 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
 	return fd;
 }
 
-/* A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
+/*
+ * A handle with the wrong type or inode for its id, or an id no namespace has, fails ESTALE
+ * (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18).
+ */
 TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 {
 	struct nsnew_nsfs_fh fh;
@@ -346,13 +366,13 @@ static int perm_worker(void *arg)
 	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
 		return child_fail("holder failed");
 	fd = ns_open(h.pid, "uts");
-	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || nsnew_ident_of_fd(fd, &v.id))
+	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || ns_ident_of_fd(fd, &v.id))
 		rc = child_fail("handle of the holder's uts: %m");
 	close(fd);
 	/* the owner of the holder's user namespace, but not in its uts */
 	if (!rc) {
 		fd = nsnew_nsfs_open(&v.fh);
-		if (fd >= 0 && (nsnew_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
+		if (fd >= 0 && (ns_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
 			rc = child_fail("the handle opened another namespace");
 		else if (fd != -ESTALE)
 			rc = child_fail("the owner's open gave %d (%s), not ESTALE", fd,
@@ -372,6 +392,10 @@ static int perm_worker(void *arg)
 }
 
 /*
+ * Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a
+ * sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles",
+ * 6.18).
+ *
  * The merge message of the series (linux:3ab378cfa793 "Merge patch series
  * \"ns: support file handles\"") says a caller may open a namespace it is
  * located in or is "privileged over the owning user namespace" of.  What the
@@ -380,10 +404,9 @@ static int perm_worker(void *arg)
  * is the caller's own namespace, so even the owner of the namespace's user
  * namespace gets ESTALE (6.18 and 7.3).
  */
-/* Unprivileged, an nsfs handle opens a namespace the caller is in; one it only owns, or a sibling's, gives ESTALE (open_by_handle_at(2); linux:5222470b2fbb "nsfs: support file handles", 6.18). */
 TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 {
-	const char *why = userns_unprivileged_blocker();
+	const char *why = ns_userns_blocker(true);
 
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
 	if (why)
@@ -392,13 +415,15 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 }
 
 /*
+ * Root opens by handle a namespace it is not in only from the initial PID namespace; from another
+ * it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0).
+ *
  * linux:d2324a9317f0 ("nsfs: tighten permission checks for handle
  * opening", 7.0, stable 6.18+): a namespace the caller is not in opens only
  * for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial user and PID
  * namespaces.  The runner puts each case in a PID namespace of its own, so
  * there even real root is refused.
  */
-/* Root opens by handle a namespace it is not in only from the initial PID namespace; from another it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0). */
 TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 {
 	struct nsnew_nsfs_fh fh;
@@ -408,20 +433,20 @@ TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 	int fd, type, nfd;
 
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
-	if (!in_initial_userns() || !have_sys_admin())
+	if (!ns_in_initial_userns() || !ns_have_sys_admin())
 		SKIP(return, "needs CAP_SYS_ADMIN in the initial user namespace (real root)");
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
 	fd = ns_open(h.pid, "net");
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
-	ASSERT_EQ(0, nsnew_ident_of_fd(fd, &id));
+	ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 	close(fd);
 	nfd = nsnew_nsfs_open(&fh);
 	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
 	       nfd < 0 ? strerror(-nfd) : "opened");
 	if (init_pidns) {
 		ASSERT_LE(0, nfd);
-		EXPECT_EQ(0, nsnew_ident_of_fd(nfd, &back));
+		EXPECT_EQ(0, ns_ident_of_fd(nfd, &back));
 		EXPECT_TRUE(ns_ident_eq(&id, &back));
 	} else {
 		EXPECT_EQ(-ESTALE, nfd);

@@ -16,44 +16,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "mntns.h"
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
-#define NSIO 0xb7
-#ifndef NS_GET_USERNS
-#define NS_GET_USERNS _IO(NSIO, 0x1)
-#endif
-#ifndef NS_GET_PARENT
-#define NS_GET_PARENT _IO(NSIO, 0x2)
-#endif
-#ifndef NS_GET_NSTYPE
-#define NS_GET_NSTYPE _IO(NSIO, 0x3)
-#endif
-#ifndef NS_GET_OWNER_UID
-#define NS_GET_OWNER_UID _IO(NSIO, 0x4)
-#endif
-#ifndef NS_GET_MNTNS_ID
-#define NS_GET_MNTNS_ID _IOR(NSIO, 0x5, uint64_t)
-#endif
-#ifndef NS_GET_PID_FROM_PIDNS
-#define NS_GET_PID_FROM_PIDNS _IOR(NSIO, 0x6, int)
-#define NS_GET_TGID_FROM_PIDNS _IOR(NSIO, 0x7, int)
-#define NS_GET_PID_IN_PIDNS _IOR(NSIO, 0x8, int)
-#define NS_GET_TGID_IN_PIDNS _IOR(NSIO, 0x9, int)
-#endif
-struct nsc_mnt_ns_info {
-	uint32_t size;
-	uint32_t nr_mounts;
-	uint64_t mnt_ns_id;
-};
-#ifndef NS_MNT_GET_INFO
-#define NS_MNT_GET_INFO _IOR(NSIO, 10, struct nsc_mnt_ns_info)
-#define NS_MNT_GET_NEXT _IOR(NSIO, 11, struct nsc_mnt_ns_info)
-#define NS_MNT_GET_PREV _IOR(NSIO, 12, struct nsc_mnt_ns_info)
-#endif
-#ifndef NS_GET_ID
-#define NS_GET_ID _IOR(NSIO, 13, uint64_t)
-#endif
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
 #endif
@@ -111,8 +77,7 @@ static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
 /* NS_GET_NSTYPE returns the CLONE_NEW* value of each type (ioctl_ns(2), 4.11). */
 TEST(ns_get_nstype_names_each_type)
 {
-	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
-		SKIP(return, "no NS_GET_NSTYPE ioctl (4.11)");
+	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY, "NS_GET_NSTYPE", "4.11");
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -181,9 +146,13 @@ static int get_parent_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of scope: EPERM (ioctl_ns(2), 4.9). */
+/*
+ * NS_GET_PARENT of a child's PID and user ns is the caller's; from inside the parent is out of
+ * scope: EPERM (ioctl_ns(2), 4.9).
+ */
 TEST(ns_get_parent_of_pid_and_user_ns)
 {
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, get_parent_worker, NULL));
 	/* the test's own PID namespace: the initial one or nsrun's */
 	EXPECT_EQ(-EPERM, self_ioctl("pid", NS_GET_PARENT, 0));
@@ -255,11 +224,15 @@ static int get_userns_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives EPERM (ioctl_ns(2), 4.9). */
+/*
+ * NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives
+ * EPERM (ioctl_ns(2), 4.9).
+ */
 TEST(ns_get_userns_returns_owner)
 {
-	bool owner_is_ours = have_sys_admin();
+	bool owner_is_ours = ns_have_sys_admin();
 
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, get_userns_worker, &owner_is_ours));
 }
 
@@ -283,7 +256,7 @@ static int owner_uid_creator(void *arg)
 	int rc = 0, fd;
 
 	(void)arg;
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("drop privileges: %m");
 	if (ns_holder_start(&h, 0, owner_uid_inside, NULL))
 		return child_fail("holder failed");
@@ -297,17 +270,18 @@ static int owner_uid_creator(void *arg)
 	return rc;
 }
 
-/* NS_GET_OWNER_UID gives the creator's euid as the caller maps it: uid outside, 0 inside; other types: EINVAL (ioctl_ns(2), 4.11). */
+/*
+ * NS_GET_OWNER_UID gives the creator's euid as the caller maps it: uid outside, 0 inside; other
+ * types: EINVAL (ioctl_ns(2), 4.11).
+ */
 TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
-	const char *why = userns_unprivileged_blocker();
 
-	if (self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY)
-		SKIP(return, "no NS_GET_OWNER_UID ioctl (4.11)");
+	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY,
+			"NS_GET_OWNER_UID", "4.11");
 	EXPECT_EQ(-EINVAL, self_ioctl("uts", NS_GET_OWNER_UID, (unsigned long)&uid));
-	if (why)
-		SKIP(return, "an unprivileged uid cannot create a user namespace: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run(0, owner_uid_creator, NULL));
 }
 
@@ -322,7 +296,7 @@ static int pid_translate_worker(void *arg)
 	(void)arg;
 	own = ns_open(0, "pid");
 	if (ioctl(own, NS_GET_PID_IN_PIDNS, getpid()) < 0 && errno == ENOTTY)
-		return NS_MISSING;
+		return NS_CHILD_SKIP;
 	if (ns_holder_start(&h, CLONE_NEWPID, NULL, NULL))
 		return child_fail("holder failed");
 	fd = ns_open(h.pid, "pid");
@@ -346,30 +320,19 @@ static int pid_translate_worker(void *arg)
 }
 
 /*
+ * NS_GET_{PID,TGID}_{FROM,IN}_PIDNS translate pids to and from a child PID ns; invisible pids:
+ * ESRCH (nsfs.h, 6.11; not in ioctl_ns(2)).
+ *
  * ioctl_ns(2) (now ioctl_nsfs(2)) documents only NS_GET_USERNS,
  * NS_GET_PARENT, NS_GET_NSTYPE and NS_GET_OWNER_UID: the later ioctls are
  * described only in include/uapi/linux/nsfs.h.
  */
-/* NS_GET_{PID,TGID}_{FROM,IN}_PIDNS translate pids to and from a child PID ns; invisible pids: ESRCH (nsfs.h, 6.11; not in ioctl_ns(2)). */
 TEST(ns_pid_translation_ioctls)
 {
 	int rc = ns_run_admin(0, pid_translate_worker, NULL);
 
-	if (rc == NS_MISSING)
-		SKIP(return, "no NS_GET_PID_IN_PIDNS ioctl (6.11)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_PID_IN_PIDNS", "6.11");
 	ASSERT_EQ(0, rc);
-}
-
-static int count_lines(const char *path)
-{
-	char buf[65536];
-	int n = 0, len = read_file(path, buf, sizeof(buf));
-
-	if (len < 0)
-		return len;
-	for (int i = 0; i < len; i++)
-		n += buf[i] == '\n';
-	return n;
 }
 
 static int one_more_mount(void *arg)
@@ -429,17 +392,15 @@ struct mntns_view {
 
 static int view_mntns(pid_t pid, struct mntns_view *v)
 {
-	char path[64];
 	int fd = ns_open(pid, "mnt");
 
 	if (fd < 0)
 		return child_fail("open mnt: %m");
 	if (ioctl(fd, NS_GET_MNTNS_ID, &v->id))
-		return errno == ENOTTY ? NS_MISSING : child_fail("NS_GET_MNTNS_ID: %m");
+		return errno == ENOTTY ? NS_CHILD_SKIP : child_fail("NS_GET_MNTNS_ID: %m");
 	v->info.size = sizeof(v->info);
 	v->info_rc = ioctl(fd, NS_MNT_GET_INFO, &v->info) ? errno : 0;
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid ? pid : getpid());
-	v->lines = count_lines(path);
+	v->lines = mnt_info_count(pid);
 	close(fd);
 	return 0;
 }
@@ -466,7 +427,8 @@ static int check_nr_mounts(const struct mntns_view *me, const struct mntns_view 
 
 	if (exact && ((int)me->info.nr_mounts != want ||
 		      (int)it->info.nr_mounts != it->lines + below - 1))
-		return child_fail("nr_mounts %u/%u, mountinfo lines %d/%d, %d mounts below our root",
+		return child_fail("nr_mounts %u/%u, mountinfo lines %d/%d, "
+				  "%d mounts below our root",
 				  me->info.nr_mounts, it->info.nr_mounts, me->lines,
 				  it->lines, below);
 	/* the copy has the same mounts below the root, all else is listed */
@@ -517,17 +479,18 @@ static int mntns_worker(void *arg)
 }
 
 /*
+ * NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count
+ * (nsfs.h, 6.11/6.12; not in ioctl_ns(2)).
+ *
  * From 6.18 the ids are not in creation order.  NS_MNT_GET_INFO's number of
  * mounts: as many as mountinfo lists, plus the mounts below our root but
  * the namespace's root mount (one more since 7.0: see check_nr_mounts).
  */
-/* NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count (nsfs.h, 6.11/6.12; not in ioctl_ns(2)). */
 TEST(ns_mntns_id_and_info)
 {
 	int rc = ns_run_admin(0, mntns_worker, NULL);
 
-	if (rc == NS_MISSING)
-		SKIP(return, "no NS_GET_MNTNS_ID ioctl (6.11)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_MNTNS_ID", "6.11");
 	ASSERT_EQ(0, rc);
 }
 
@@ -552,7 +515,7 @@ static int ns_id_worker(void *arg)
 
 	(void)arg;
 	if (ns_id_of(0, "uts", &mine) == -ENOTTY)
-		return NS_MISSING;
+		return NS_CHILD_SKIP;
 	if (ns_holder_start(&h, ID_NEW, NULL, NULL))
 		return child_fail("holder failed");
 	for (int i = 0; i < NS_NTYPES && !rc; i++) {
@@ -583,13 +546,15 @@ static int ns_id_worker(void *arg)
 	return rc;
 }
 
-/* NS_GET_ID: a non-zero 64-bit id, equal iff the namespace is shared; for mount ns NS_GET_MNTNS_ID's (nsfs.h, 6.18; not in ioctl_ns(2)). */
+/*
+ * NS_GET_ID: a non-zero 64-bit id, equal iff the namespace is shared; for mount ns
+ * NS_GET_MNTNS_ID's (nsfs.h, 6.18; not in ioctl_ns(2)).
+ */
 TEST(ns_get_id_same_iff_shared)
 {
 	int rc = ns_run_admin(0, ns_id_worker, NULL);
 
-	if (rc == NS_MISSING)
-		SKIP(return, "no NS_GET_ID ioctl (6.18)");
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_ID", "6.18");
 	ASSERT_EQ(0, rc);
 }
 

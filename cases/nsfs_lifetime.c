@@ -40,7 +40,7 @@ static int ioctl_answers(int fd, unsigned long req, const struct ns_ident *want,
 
 	if (nfd < 0)
 		return child_fail("%s after every member exited: %m", what);
-	if (userns_ident_of_fd(nfd, &got) || !ns_ident_eq(&got, want)) {
+	if (ns_ident_of_fd(nfd, &got) || !ns_ident_eq(&got, want)) {
 		close(nfd);
 		return child_fail("%s after every member exited: another namespace", what);
 	}
@@ -129,10 +129,13 @@ static int pidns_parent_worker(void *arg)
 	return rc;
 }
 
-/* A PID namespace is kept by its child: with no process left in either, NS_GET_PARENT of the child answers the same parent (namespaces(7), ioctl_ns(2)). */
+/*
+ * A PID namespace is kept by its child: with no process left in either, NS_GET_PARENT of the child
+ * answers the same parent (namespaces(7), ioctl_ns(2)).
+ */
 TEST(pidns_kept_by_child_pidns)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -162,25 +165,26 @@ static int userns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder is made by hand: its map is written between two steps */
-	if (ns_sync_init(&s) || ns_sync_init(&h.s))
+	if (ns_sync_init(&s) || ns_sync_init(&h.sync))
 		return child_fail("pipe: %m");
 	pid = ns_clone(CLONE_NEWUSER);
 	if (pid == 0) {
 		char r;
 
 		ns_sync_child_side(&s);
-		ns_sync_child_side(&h.s);
+		ns_sync_child_side(&h.sync);
 		r = nest_userns(&s);
-		ns_sync_tell(&h.s, true, &r, 1);
-		ns_sync_wait(&h.s, true, NULL, 0, 3 * NS_WAIT_MS);
+		ns_sync_tell(&h.sync, true, &r, 1);
+		ns_sync_wait(&h.sync, true, NULL, 0, 3 * NS_WAIT_MS);
 		_exit(r);
 	}
 	h.pid = pid;
 	ns_sync_parent_side(&s);
-	ns_sync_parent_side(&h.s);
+	ns_sync_parent_side(&h.sync);
 	if (pid < 0 || map_as(pid, 7) || ns_ident_of(pid, "user", &parent))
 		rc = child_fail("cannot set up the holder: %m");
-	else if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&h.s, false, NULL, 0, NS_WAIT_MS))
+	else if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&h.sync, false, NULL, 0,
+		 NS_WAIT_MS))
 		rc = child_fail("the holder did not move on");
 	else if ((fd = ns_open(pid, "user")) < 0)
 		rc = child_fail("open the child user namespace: %m");
@@ -199,10 +203,13 @@ static int userns_parent_worker(void *arg)
 	return rc;
 }
 
-/* A user namespace is kept by its child: with no process left, NS_GET_PARENT of the child answers it, and it can be joined with its map (namespaces(7)). */
+/*
+ * A user namespace is kept by its child: with no process left, NS_GET_PARENT of the child answers
+ * it, and it can be joined with its map (namespaces(7)).
+ */
 TEST(userns_kept_by_child_userns)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -239,36 +246,12 @@ static int owner_worker(void *arg)
 	return rc;
 }
 
-FIXTURE(owner) {};
+NS_TYPE_FIXTURE(owner, NS_TYPE_VARIANTS_BUT_USER);
 
-FIXTURE_VARIANT(owner) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(owner, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(owner, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(owner, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(owner, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(owner, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(owner, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(owner, uts) { .flag = CLONE_NEWUTS };
-
-FIXTURE_SETUP(owner)
-{
-	const struct ns_type *t = ns_type_of(variant->flag);
-	const char *why;
-
-	ASSERT_NE(NULL, t);
-	why = nserr_type_missing(t) ?: nserr_userns_blocked();
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(owner)
-{
-}
-
-/* A user namespace is kept by a namespace it owns: with no process left, NS_GET_USERNS answers it and it can be joined with its map (namespaces(7)). */
+/*
+ * A user namespace is kept by a namespace it owns: with no process left, NS_GET_USERNS answers it
+ * and it can be joined with its map (namespaces(7)).
+ */
 TEST_F(owner, userns_kept_by_owned_namespace)
 {
 	ASSERT_EQ(0, ns_run(0, owner_worker, (void *)ns_type_of(variant->flag)));
@@ -316,10 +299,13 @@ static int pid_for_children_worker(void *arg)
 	return rc;
 }
 
-/* A PID namespace is kept by a process whose pid_for_children names it: after its only member was reaped, the link and NS_GET_PARENT still answer (namespaces(7)). */
+/*
+ * A PID namespace is kept by a process whose pid_for_children names it: after its only member was
+ * reaped, the link and NS_GET_PARENT still answer (namespaces(7)).
+ */
 TEST(pidns_kept_by_pid_for_children)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -391,10 +377,13 @@ static int time_for_children_worker(void *arg)
 	return child_in_time_ns(&p);
 }
 
-/* A time namespace is kept by a process whose time_for_children names it: after its member exited, a new child enters it with its offsets (namespaces(7)). */
+/*
+ * A time namespace is kept by a process whose time_for_children names it: after its member exited,
+ * a new child enters it with its offsets (namespaces(7)).
+ */
 TEST(timens_kept_by_time_for_children)
 {
-	const char *why = nserr_userns_blocked();
+	const char *why = ns_userns_blocker(false);
 
 	if (!ns_type_available("time"))
 		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");

@@ -93,9 +93,10 @@ static const char *pin_missing(void)
 {
 	long v;
 
-	if (read_proc_long("/proc/sys/user/max_ipc_namespaces", &v))
-		return "/proc/sys/user/max_*_namespaces not supported by this kernel (added in 4.9)";
-	return nserr_userns_blocked();
+	if (ns_read_long("/proc/sys/user/max_ipc_namespaces", &v))
+		return "/proc/sys/user/max_*_namespaces not supported by this kernel "
+		       "(added in 4.9)";
+	return ns_userns_blocker(false);
 }
 
 static int pin_worker(void *arg)
@@ -133,7 +134,8 @@ static int pin_worker(void *arg)
 		nanosleep(&grace, NULL);
 		err = create_one(r->t->flag);
 		if (err != ENOSPC)
-			rc = child_fail("with no member left but a %s mount, a second %s namespace: "
+			rc = child_fail("with no member left but a %s mount, a second %s "
+					"namespace: "
 					"%s, not ENOSPC: the mount did not keep it", r->fstype,
 					r->t->name, strerror(err));
 		close(fd);	/* the mount namespace goes, and the mount with it */
@@ -152,7 +154,10 @@ static int pin_worker(void *arg)
 	return rc;
 }
 
-/* A PID namespace with no member left is kept by a proc mount of it; freed when the mount goes (namespaces(7) "Namespace lifetime"). */
+/*
+ * A PID namespace with no member left is kept by a proc mount of it; freed when the mount goes
+ * (namespaces(7) "Namespace lifetime").
+ */
 TEST(proc_mount_keeps_pidns_without_members)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWPID), .fstype = "proc", .mount_it = true };
@@ -164,7 +169,10 @@ TEST(proc_mount_keeps_pidns_without_members)
 	ASSERT_EQ(0, ns_run(0, pin_worker, &r));
 }
 
-/* Without a proc mount the PID namespace is freed when its last member exits: a new one fits under max 1 (namespaces(7) "Namespace lifetime"). */
+/*
+ * Without a proc mount the PID namespace is freed when its last member exits: a new one fits under
+ * max 1 (namespaces(7) "Namespace lifetime").
+ */
 TEST(pidns_freed_without_proc_mount)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWPID), .fstype = "proc" };
@@ -239,12 +247,14 @@ static int mqueue_worker(void *arg)
 }
 
 /*
+ * An mqueue mount does not keep its IPC ns: freed with its last member; the mount then refuses new
+ * queues with EACCES (ipc/mqueue.c; namespaces(7) says it keeps it).
+ *
  * namespaces(7) lists an mqueue mount among what keeps an IPC namespace
  * alive.  It does not: the mount holds no reference, and when the last
  * member goes put_ipc_ns() detaches the superblock from the namespace
  * (mq_clear_sbinfo()), after which creating a queue there fails with EACCES.
  */
-/* An mqueue mount does not keep its IPC ns: freed with its last member; the mount then refuses new queues with EACCES (ipc/mqueue.c; namespaces(7) says it keeps it). */
 TEST(mqueue_mount_does_not_keep_ipcns)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWIPC), .fstype = "mqueue", .mount_it = true };

@@ -91,26 +91,6 @@ static int create_one(const struct ns_type *t, struct creator *c)
 	return 0;
 }
 
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 struct limit_req {
 	const struct ns_type *t, *other;
 };
@@ -127,10 +107,10 @@ static int limit_inside(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("new user namespace: %m");
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r->t->sysctl);
-	err = write_text(path, "1");
+	err = ns_write_file(path, "1");
 	if (err)
 		return child_fail("lower %s inside a child user ns: %s", path, strerror(-err));
-	if (read_file(path, buf, sizeof(buf)) < 0 || atoi(buf) != 1)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0 || atoi(buf) != 1)
 		return child_fail("%s reads '%s' after writing 1", path, buf);
 	err = create_one(r->t, &first);
 	if (err)
@@ -148,13 +128,13 @@ static int limit_inside(void *arg)
 	creator_stop(&other);
 	/* once the first is gone (freed asynchronously for some types) one fits again */
 	creator_stop(&first);
-	deadline = ms_now() + 8000;
+	deadline = ns_now_ms() + 8000;
 	for (;;) {
 		struct timespec tick = { 0, 10000000 };
 
 		err = create_one(r->t, &second);
 		creator_stop(&second);
-		if (err != ENOSPC || ms_now() > deadline)
+		if (err != ENOSPC || ns_now_ms() > deadline)
 			break;
 		nanosleep(&tick, NULL);
 	}
@@ -168,18 +148,7 @@ FIXTURE(limit) {
 	long outside;
 };
 
-FIXTURE_VARIANT(limit) {
-	unsigned long flag;
-};
-
-FIXTURE_VARIANT_ADD(limit, cgroup) { .flag = CLONE_NEWCGROUP };
-FIXTURE_VARIANT_ADD(limit, ipc) { .flag = CLONE_NEWIPC };
-FIXTURE_VARIANT_ADD(limit, mnt) { .flag = CLONE_NEWNS };
-FIXTURE_VARIANT_ADD(limit, net) { .flag = CLONE_NEWNET };
-FIXTURE_VARIANT_ADD(limit, pid) { .flag = CLONE_NEWPID };
-FIXTURE_VARIANT_ADD(limit, time) { .flag = CLONE_NEWTIME };
-FIXTURE_VARIANT_ADD(limit, user) { .flag = CLONE_NEWUSER };
-FIXTURE_VARIANT_ADD(limit, uts) { .flag = CLONE_NEWUTS };
+NS_TYPE_VARIANTS(limit);
 
 FIXTURE_SETUP(limit)
 {
@@ -192,28 +161,27 @@ FIXTURE_TEARDOWN(limit)
 }
 
 /*
+ * max_<type>_namespaces=1 in a child userns: one fits, the next gets ENOSPC, other types still work
+ * (namespaces(7) /proc/sys/user).
+ *
  * One fits again once the first is gone, and the parent's limit is unchanged.
  * The limits exist since 4.9.
  */
-/* max_<type>_namespaces=1 in a child userns: one fits, the next gets ENOSPC, other types still work (namespaces(7) /proc/sys/user). */
 TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 {
 	struct limit_req r = { ns_type_of(variant->flag), NULL };
-	const char *why = userns_unprivileged_blocker();
 	char path[96];
 	long after;
 
 	ASSERT_NE(NULL, r.t);
 	r.other = ns_type_of(variant->flag == CLONE_NEWUTS ? CLONE_NEWIPC : CLONE_NEWUTS);
-	if (!ns_type_available(r.t->name))
-		SKIP(return, "no %s namespaces (/proc/self/ns/%s missing)", r.t->name, r.t->name);
+	NS_NEED_TYPE(r.t->name);
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r.t->sysctl);
-	if (read_proc_long(path, &self->outside))
-		SKIP(return, "no %s (per-type limits came in 4.9)", path);
-	if (why && geteuid())
-		SKIP(return, "cannot create a user namespace to lower the limit in: %s", why);
+	NS_NEED_FEATURE(ns_read_long(path, &self->outside),
+			"/proc/sys/user/max_*_namespaces", "4.9");
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, limit_inside, &r));
-	ASSERT_EQ(0, read_proc_long(path, &after));
+	ASSERT_EQ(0, ns_read_long(path, &after));
 	EXPECT_EQ(self->outside, after) TH_LOG("the outer %s changed", path);
 }
 

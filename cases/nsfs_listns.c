@@ -46,7 +46,10 @@ static bool has(const uint64_t *ids, long n, uint64_t id)
 	return false;
 }
 
-/* The namespaces the caller is in are listed, each under its own type only (listns(2) uapi; linux:76b6f5dfb3fd "nstree: add listns()", 6.19). */
+/*
+ * The namespaces the caller is in are listed, each under its own type only (listns(2) uapi;
+ * linux:76b6f5dfb3fd "nstree: add listns()", 6.19).
+ */
 TEST(listns_lists_the_callers_namespaces_by_type)
 {
 	static uint64_t all[MAXIDS], one[MAXIDS];
@@ -77,7 +80,10 @@ TEST(listns_lists_the_callers_namespaces_by_type)
 	EXPECT_EQ(n_all, n_sum);
 }
 
-/* Paging one id at a time from the last id returned gives the same ascending ids as one call (listns(2) uapi: ns_id is the last id seen; linux:76b6f5dfb3fd, 6.19). */
+/*
+ * Paging one id at a time from the last id returned gives the same ascending ids as one call
+ * (listns(2) uapi: ns_id is the last id seen; linux:76b6f5dfb3fd, 6.19).
+ */
 TEST(listns_pagination_is_ascending_and_complete)
 {
 	static uint64_t big[MAXIDS], small[MAXIDS];
@@ -98,16 +104,18 @@ TEST(listns_pagination_is_ascending_and_complete)
 }
 
 /*
+ * A namespace the caller is not in is listed, by any filter, only for real root in the initial PID
+ * namespace (linux:8d76afe84fa2 "nstree: tighten permission checks for listing"; listns(2)).
+ *
  * Since linux:8d76afe84fa2 a namespace the caller is not in is listed
  * only for may_see_all_namespaces(): CAP_SYS_ADMIN in the initial user and
  * PID namespaces.  Before it, CAP_SYS_ADMIN over the owning user namespace
  * sufficed (6.19 as released).  The runner's PID namespace is not the
  * initial one, so there even root must not see the holder's namespaces.
  */
-/* A namespace the caller is not in is listed, by any filter, only for real root in the initial PID namespace (linux:8d76afe84fa2 "nstree: tighten permission checks for listing"; listns(2)). */
 TEST(listns_other_namespaces_need_the_global_view)
 {
-	bool global = in_initial_userns() && have_sys_admin() && nsnew_in_initial_pidns();
+	bool global = ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
 	uint64_t uts, user, mine;
 	struct ns_holder h;
 
@@ -138,7 +146,10 @@ static long raw(uint32_t size, uint32_t spare, uint32_t types, uint64_t owner,
 	return n < 0 ? -errno : n;
 }
 
-/* listns() refuses flags, a short or unknown-spare request, unknown types, an unknown owner, too many ids, and unwritable buffers (linux:76b6f5dfb3fd "nstree: add listns()", 6.19; listns(2)). */
+/*
+ * listns() refuses flags, a short or unknown-spare request, unknown types, an unknown owner, too
+ * many ids, and unwritable buffers (linux:76b6f5dfb3fd "nstree: add listns()", 6.19; listns(2)).
+ */
 TEST(listns_rejects_malformed_requests)
 {
 	uint64_t ids[8];

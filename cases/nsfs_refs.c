@@ -72,7 +72,7 @@ static int recv_fd(int sock)
 /* Global view: listns() and handles reach namespaces the caller is not in. */
 static bool global_view(void)
 {
-	return in_initial_userns() && have_sys_admin() && nsnew_in_initial_pidns();
+	return ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
 }
 
 /* A child in a new network namespace: sends a socket of it, then exits. */
@@ -129,7 +129,7 @@ static int socket_worker(void *arg)
 	nsfd = ioctl(sock, SIOCGSKNS);
 	if (nsfd < 0)
 		return child_fail("SIOCGSKNS: %m");
-	if (nsnew_ident_of_fd(nsfd, &got) || !ns_ident_eq(&id, &got))
+	if (ns_ident_of_fd(nsfd, &got) || !ns_ident_eq(&id, &got))
 		rc = child_fail("SIOCGSKNS gave another namespace");
 	else if (join_net(nsfd, &id))
 		rc = child_fail("cannot join the namespace kept by the socket");
@@ -143,12 +143,14 @@ static int socket_worker(void *arg)
 }
 
 /*
+ * A network namespace whose processes are gone but a socket remains is reached by SIOCGSKNS on the
+ * socket and can be joined (socket(7) SIOCGSKNS, 4.9; 6.19 resurrects it as active).
+ *
  * The socket's reference is passive since 6.19 (the namespace is not
  * listed); SIOCGSKNS opens an nsfs inode, which makes it active again:
  * fs/nsfs.c nsfs_init_inode() "The SIOCGSKNS ioctl on such a socket will
  * resurrect the relevant namespace subtree".
  */
-/* A network namespace whose processes are gone but a socket remains is reached by SIOCGSKNS on the socket and can be joined (socket(7) SIOCGSKNS, 4.9; 6.19 resurrects it as active). */
 TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
 {
 	bool global = global_view();
@@ -180,7 +182,8 @@ static int hold_ids(struct ns_holder *h, struct ids *ids)
 			    NULL, NULL))
 		return -1;
 	if (nsnew_ns_id_of(h->pid, "uts", &ids->uts) || nsnew_ns_id_of(h->pid, "ipc", &ids->ipc) ||
-	    nsnew_ns_id_of(h->pid, "net", &ids->net) || nsnew_ns_id_of(h->pid, "user", &ids->user) ||
+	    nsnew_ns_id_of(h->pid, "net", &ids->net) || nsnew_ns_id_of(h->pid, "user",
+			   &ids->user) ||
 	    handle_of(h->pid, "uts", &ids->uts_fh) || handle_of(h->pid, "ipc", &ids->ipc_fh))
 		return -1;
 	return 0;
@@ -228,12 +231,15 @@ static int reopen(const struct nsnew_nsfs_fh *fh)
 }
 
 /*
+ * With no process left, a namespace held by an fd or a bind mount stays listed; once only passive
+ * references remain it is neither listed nor reopened by handle (listns(2); open_by_handle_at(2);
+ * 6.19).
+ *
  * linux:76b6f5dfb3fd: "Only 'active' namespaces are listed ... used by
  * running processes, held by open file descriptors, or kept active by
  * bind mounts"; a handle of an inactive namespace does not open
  * (nsfs_fh_to_dentry(): ns_get_unless_inactive()).
  */
-/* With no process left, a namespace held by an fd or a bind mount stays listed; once only passive references remain it is neither listed nor reopened by handle (listns(2); open_by_handle_at(2); 6.19). */
 TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 {
 	struct ns_holder h;
@@ -245,7 +251,8 @@ TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 
 	NSNEW_NEED(NSNEW_LISTNS);
 	if (!global_view())
-		SKIP(return, "needs real root in the initial PID namespace (listns() of other namespaces, linux:8d76afe84fa2)");
+		SKIP(return, "needs real root in the initial PID namespace "
+		     "(listns() of other namespaces, linux:8d76afe84fa2)");
 	ASSERT_EQ(0, hold_ids(&h, &ids));
 	EXPECT_EQ(1, nsnew_listed(ids.uts, 0, 0));
 	EXPECT_EQ(1, nsnew_listed(ids.net, CLONE_NEWNET, 0));
@@ -276,7 +283,11 @@ TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 	EXPECT_EQ(-ESTALE, reopen(&ids.uts_fh));
 }
 
-/* A user namespace with no processes is listed while a namespace it owns is active, and no longer once that one is not (linux:76b6f5dfb3fd, 6.19: active references propagate to the owner; user_namespaces(7)). */
+/*
+ * A user namespace with no processes is listed while a namespace it owns is active, and no longer
+ * once that one is not (linux:76b6f5dfb3fd, 6.19: active references propagate to the owner;
+ * user_namespaces(7)).
+ */
 TEST(owner_listed_while_an_owned_namespace_is_active)
 {
 	struct ns_holder h;
@@ -285,7 +296,8 @@ TEST(owner_listed_while_an_owned_namespace_is_active)
 
 	NSNEW_NEED(NSNEW_LISTNS);
 	if (!global_view())
-		SKIP(return, "needs real root in the initial PID namespace (listns() of other namespaces, linux:8d76afe84fa2)");
+		SKIP(return, "needs real root in the initial PID namespace "
+		     "(listns() of other namespaces, linux:8d76afe84fa2)");
 	ASSERT_EQ(0, hold_ids(&h, &ids));
 	net = ns_open(h.pid, "net");
 	ASSERT_LE(0, net);

@@ -137,9 +137,11 @@ static int chain_level(struct chain *c, int k)
 }
 
 /*
+ * Nested PID namespaces: one PID per level, listed by NSpid:, each as an ancestor sees it
+ * (pid_namespaces(7), article part 3).
+ *
  * The chain is modelled on the article's multi_pidns.c.
  */
-/* Nested PID namespaces: one PID per level, listed by NSpid:, each as an ancestor sees it (pid_namespaces(7), article part 3). */
 TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 {
 	struct chain_rec recs[CHAIN + 1] = { 0 }, r, *deep = &recs[CHAIN];
@@ -149,8 +151,7 @@ TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 	char b;
 
 	self_n = pidns_self_levels();
-	if (self_n == -ENODATA)
-		SKIP(return, "no NSpid: field in /proc/PID/status");
+	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
 	ASSERT_GE(self_n, 1);
 	for (int j = 0; j < CHAIN; j++)
 		ASSERT_EQ(0, pidns_cred_pair(c.sv[j]));
@@ -247,7 +248,10 @@ static int proc_view_child(int sock, struct ns_sync *s, const struct ns_ident *p
 	return ns_wait(g, NS_WAIT_MS);
 }
 
-/* A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID namespaces"). */
+/*
+ * A /proc mounted inside the namespace lists only its processes (pid_namespaces(7) "/proc and PID
+ * namespaces").
+ */
 TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
 {
 	struct ns_ident a, b, mnt;
@@ -376,12 +380,13 @@ struct sender_view {
 	int code;
 };
 
-static int sender_child(struct ns_sync *s)
+static int sender_child(struct ns_sync *s, void *arg)
 {
 	sigset_t set;
 	struct sender_view v = { .self = getpid() };
 	siginfo_t si;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -407,19 +412,18 @@ static int sender_child(struct ns_sync *s)
 	return ns_wait(v.child, NS_WAIT_MS);
 }
 
-/* A signal from the parent namespace arrives with si_pid 0; one from inside names the sender's inner PID (pid_namespaces(7)). */
+/*
+ * A signal from the parent namespace arrives with si_pid 0; one from inside names the sender's
+ * inner PID (pid_namespaces(7)).
+ */
 TEST_F(pidns, signal_from_parent_namespace_has_si_pid_zero)
 {
 	struct sender_view v;
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, sender_child, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(sender_child(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
@@ -459,7 +463,10 @@ static int sigchld_child(struct ns_sync *s)
 	return 43;
 }
 
-/* SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside (pid_namespaces(7)). */
+/*
+ * SIGCHLD names the child as the receiver sees it: inner PID inside, outer PID outside
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 {
 	sigset_t set = pidns_block_signal(SIGCHLD);

@@ -175,7 +175,10 @@ static struct reaper_rec run_orphan(struct __test_metadata *_metadata, bool subr
 	return rr;
 }
 
-/* An orphan is reparented to the namespace's init: getppid() becomes 1 (pid_namespaces(7), orphan.c). */
+/*
+ * An orphan is reparented to the namespace's init: getppid() becomes 1 (pid_namespaces(7),
+ * orphan.c).
+ */
 TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 {
 	struct orphan_rec o;
@@ -186,7 +189,10 @@ TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 	EXPECT_EQ(1, rr.self);
 }
 
-/* The namespace's init reaps the orphans it adopted: no zombie remains (pid_namespaces(7), simple_init.c). */
+/*
+ * The namespace's init reaps the orphans it adopted: no zombie remains (pid_namespaces(7),
+ * simple_init.c).
+ */
 TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 {
 	struct orphan_rec o;
@@ -200,7 +206,10 @@ TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 	EXPECT_TRUE(rr.echild);
 }
 
-/* With PR_SET_CHILD_SUBREAPER inside the namespace, orphans go to the subreaper, not init (pid_namespaces(7), prctl(2)). */
+/*
+ * With PR_SET_CHILD_SUBREAPER inside the namespace, orphans go to the subreaper, not init
+ * (pid_namespaces(7), prctl(2)).
+ */
 TEST_F(pidns, orphan_goes_to_subreaper_inside_namespace)
 {
 	struct orphan_rec o;
@@ -256,7 +265,10 @@ static int protected_init(void)
 	return handled == SIGUSR2 ? 0 : child_fail("SIGUSR2 was not handled");
 }
 
-/* Signals init has no handler for, sent from inside, do not kill it, SIGKILL included (pid_namespaces(7)). */
+/*
+ * Signals init has no handler for, sent from inside, do not kill it, SIGKILL included
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, init_survives_unhandled_signals_from_inside)
 {
 	pid_t pid = pidns_new_child(0);
@@ -267,11 +279,12 @@ TEST_F(pidns, init_survives_unhandled_signals_from_inside)
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 }
 
-static int wait_handled_init(struct ns_sync *s)
+static int wait_handled_init(struct ns_sync *s, void *arg)
 {
 	struct timespec ts = { 10, 0 };
 	sigset_t none;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	pidns_block_signal(SIGUSR1);
 	signal(SIGUSR1, on_signal);
@@ -284,20 +297,18 @@ static int wait_handled_init(struct ns_sync *s)
 }
 
 /*
+ * From the parent namespace only signals init handles reach it: unhandled SIGTERM and SIGINT are
+ * dropped (pid_namespaces(7)).
+ *
  * SIGKILL and SIGSTOP are the exception: they always get through.
  */
-/* From the parent namespace only signals init handles reach it: unhandled SIGTERM and SIGINT are dropped (pid_namespaces(7)). */
 TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 {
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, wait_handled_init, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(wait_handled_init(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	EXPECT_EQ(0, kill(pid, SIGTERM));
 	EXPECT_EQ(0, kill(pid, SIGINT));
@@ -395,10 +406,12 @@ static int doomed_holder(int sock, int hold, struct ns_sync *s)
 }
 
 /*
+ * When init terminates, the kernel SIGKILLs every other process in the namespace; the parent reaps
+ * the whole tree (pid_namespaces(7)).
+ *
  * X is a child of the process outside that unshared, so its SIGKILL status is
  * seen by a parent outside the namespace.
  */
-/* When init terminates, the kernel SIGKILLs every other process in the namespace; the parent reaps the whole tree (pid_namespaces(7)). */
 TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 {
 	pid_t h, members[2];

@@ -92,7 +92,10 @@ static int setns_refused_holder(struct ns_sync *s)
 	return rc;
 }
 
-/* setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2), pid_namespaces(7)). */
+/*
+ * setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2),
+ * pid_namespaces(7)).
+ */
 TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
 {
 	struct ns_sync s;
@@ -161,7 +164,10 @@ static int setns_descendant_holder(struct ns_sync *s, int sv[2])
 	return 0;
 }
 
-/* setns() into a descendant PID ns moves only later children: the caller keeps its PID and ns/pid (setns(2), pid_namespaces(7)). */
+/*
+ * setns() into a descendant PID ns moves only later children: the caller keeps its PID and ns/pid
+ * (setns(2), pid_namespaces(7)).
+ */
 TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 {
 	struct ns_ident before, after, pfc;
@@ -231,13 +237,15 @@ static int descend(struct ns_sync *s, int k)
 }
 
 /*
+ * PID namespaces nest at most 32 levels below the initial one; the clone() past that fails with
+ * ENOSPC (clone(2)).
+ *
  * pid_namespaces(7) gives EUSERS (3.11-4.8; ENOMEM/EINVAL before): every
  * kernel of 5.10+ says ENOSPC, which is asserted (README).  The deepest
  * level is exactly 32 below the initial namespace: the clone() made at
  * absolute level 32 fails, and that process itself (the level before) works
  * and can fork.
  */
-/* PID namespaces nest at most 32 levels below the initial one; the clone() past that fails with ENOSPC (clone(2)). */
 TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 {
 	struct depth_rec r;
@@ -246,8 +254,7 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	pid_t pid;
 
 	self_n = pidns_self_levels();
-	if (self_n == -ENODATA)
-		SKIP(return, "no NSpid: field in /proc/PID/status");
+	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
 	ASSERT_GE(self_n, 1);
 	level = pidns_proc_level();
 	ASSERT_LE(0, level) TH_LOG("cannot tell the absolute level of /proc's PID namespace: "

@@ -48,7 +48,7 @@ static const char *pidfd_missing(void)
 		close(fd);
 		return NULL;
 	}
-	return errno == ENOSYS ? "no pidfd_open() (ENOSYS)" : NULL;
+	return errno == ENOSYS ? "pidfd_open() not supported by this kernel (added in 5.3)" : NULL;
 }
 
 static int pidfd_fdinfo(int fd, char *buf, size_t len)
@@ -56,15 +56,16 @@ static int pidfd_fdinfo(int fd, char *buf, size_t len)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	return read_file(path, buf, len);
+	return ns_read_file(path, buf, len);
 }
 
-static int pidfd_target(struct ns_sync *s)
+static int pidfd_target(struct ns_sync *s, void *arg)
 {
 	sigset_t set;
 	struct timespec ts = { 10, 0 };
 	siginfo_t si;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -72,10 +73,15 @@ static int pidfd_target(struct ns_sync *s)
 	ns_sync_tell(s, true, NULL, 0);
 	if (sigtimedwait(&set, &si, &ts) != SIGUSR1)
 		return child_fail("no SIGUSR1 through the pidfd: %m");
-	return getpid() == 1 && si.si_pid == 0 ? 9 : child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
+	if (getpid() == 1 && si.si_pid == 0)
+		return 9;
+	return child_fail("pid %d, si_pid %d", getpid(), si.si_pid);
 }
 
-/* A pidfd of a process in a child PID ns is that process: signals through it arrive, it reports its exit (pidfd_open(2), 5.3+). */
+/*
+ * A pidfd of a process in a child PID ns is that process: signals through it arrive, it reports its
+ * exit (pidfd_open(2), 5.3+).
+ */
 TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 {
 	const char *missing = pidfd_missing();
@@ -87,12 +93,8 @@ TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, pidfd_target, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(pidfd_target(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	p.fd = ns_pidfd_open(pid);
 	ASSERT_LE(0, p.fd);
@@ -126,7 +128,10 @@ static int two_deep(int sock)
 	return ns_wait(g, NS_WAIT_MS);
 }
 
-/* The fdinfo of a pidfd shows NSpid: the PID at every level, as /proc/PID/status does (proc(5), 5.10+). */
+/*
+ * The fdinfo of a pidfd shows NSpid: the PID at every level, as /proc/PID/status does (proc(5),
+ * 5.10+).
+ */
 TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 {
 	const char *missing = pidfd_missing();

@@ -29,7 +29,11 @@ static const char *const pidfd_ns_files[] = {
 #define HOLD (CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWNS | \
 	      CLONE_NEWCGROUP | CLONE_NEWPID)
 
-/* PIDFD_GET_<type>_NAMESPACE of a process in new namespaces is the namespace /proc/PID/ns/<type> names, for all ten (pidfd_open(2), pidfd.h; linux:5b08bd408534 "pidfs: allow retrieval of namespace file descriptors", 6.11). */
+/*
+ * PIDFD_GET_<type>_NAMESPACE of a process in new namespaces is the namespace /proc/PID/ns/<type>
+ * names, for all ten (pidfd_open(2), pidfd.h; linux:5b08bd408534 "pidfs: allow retrieval of
+ * namespace file descriptors", 6.11).
+ */
 TEST(pidfd_get_namespace_is_the_process_namespace)
 {
 	struct ns_holder h;
@@ -50,7 +54,7 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 		EXPECT_LE(0, fd) TH_LOG("PIDFD_GET_%s: %s", file, strerror(errno));
 		if (fd < 0)
 			continue;
-		EXPECT_EQ(0, nsnew_ident_of_fd(fd, &got));
+		EXPECT_EQ(0, ns_ident_of_fd(fd, &got));
 		EXPECT_TRUE(ns_ident_eq(&want, &got)) TH_LOG("%s", file);
 		close(fd);
 	}
@@ -80,12 +84,15 @@ static int info_inside(void *arg)
 }
 
 /*
+ * PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process
+ * outside it (pidfd_open(2), pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info",
+ * 6.13).
+ *
  * A process outside the caller's PID namespace gave ESRCH, as an exited
  * one does, until linux:ab89060fbc92 ("pidfs: return -EREMOTE when
  * PIDFD_GET_INFO is called on another ns", 7.0; in 6.18.15 and 6.19.y), the
  * errno glibc's pidfd_getpid() uses.
  */
-/* PIDFD_GET_INFO gives pid, tgid and ppid as the caller's PID ns sees them, EREMOTE for a process outside it (pidfd_open(2), pidfd.h; linux:cdda1f26e74b "pidfd: add ioctl to retrieve pid info", 6.13). */
 TEST(pidfd_info_pids_are_the_callers_view)
 {
 	struct nsnew_pidfd_info info;
@@ -124,11 +131,13 @@ static pid_t child_that(int how)
 }
 
 /*
+ * After a child in a new PID ns is reaped its pidfd gives PIDFD_INFO_EXIT with the wait status
+ * (exit 7, SIGKILL), other info ESRCH (pidfd_open(2), pidfd.h, 6.15).
+ *
  * linux:7477d7dce48a ("pidfs: allow to retrieve exit information"): once
  * the task has been reaped, PIDFD_GET_INFO still answers when asked for
  * PIDFD_INFO_EXIT, with exit_code the wait status; without it, ESRCH.
  */
-/* After a child in a new PID ns is reaped its pidfd gives PIDFD_INFO_EXIT with the wait status (exit 7, SIGKILL), other info ESRCH (pidfd_open(2), pidfd.h, 6.15). */
 TEST(pidfd_info_exit_status_after_reap)
 {
 	for (int how = 0; how < 2; how++) {
@@ -211,10 +220,13 @@ static int handles_inside(void *arg)
 }
 
 /*
+ * A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a
+ * namespace it is not in or once reaped (open_by_handle_at(2); linux:b3caba8f7a34 "pidfs: implement
+ * file handle support", 6.13).
+ *
  * The handle is the pidfs inode (pid's 64-bit id); opening it gives a pidfd
  * only where the pid is visible: ESTALE from a PID namespace below.
  */
-/* A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a namespace it is not in or once reaped (open_by_handle_at(2); linux:b3caba8f7a34 "pidfs: implement file handle support", 6.13). */
 TEST(pidfs_handle_opens_only_where_pid_is_visible)
 {
 	struct fh_buf mine, theirs;
@@ -237,7 +249,7 @@ static long read_pid_max(void)
 {
 	long v = -1;
 
-	return read_proc_long("/proc/sys/kernel/pid_max", &v) ? -1 : v;
+	return ns_read_long("/proc/sys/kernel/pid_max", &v) ? -1 : v;
 }
 
 static int write_pid_max(long v)
@@ -298,13 +310,15 @@ static int pid_max_inside(long outer)
 }
 
 /*
+ * pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there
+ * (set_tid EINVAL), the parent's is unchanged (pid_namespaces(7), 6.14).
+ *
  * linux:7863dcc72d0f ("pid: allow pid_max to be set per pid namespace"):
  * writable by CAP_SYS_ADMIN over the owning user namespace, it bounds the
  * PIDs allocated in that namespace, and the parent's stays as it was.
  * (The starting value is not asserted: 6.18 starts a new namespace at
  * PID_MAX_LIMIT, the ancestors' limits still apply at allocation.)
  */
-/* pid_max is per PID ns: root of its user ns may lower it, PIDs at or above it are refused there (set_tid EINVAL), the parent's is unchanged (pid_namespaces(7), 6.14). */
 TEST(pid_max_is_per_pid_namespace)
 {
 	long outer = read_pid_max();
@@ -318,7 +332,7 @@ TEST(pid_max_is_per_pid_namespace)
 	if (pid == 0) {
 		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
-			_exit(NS_SETUP_FAILED);
+			_exit(NS_CHILD_SETUP_FAILED);
 		_exit(pid_max_inside(outer));
 	}
 	ns_sync_parent_side(&s);

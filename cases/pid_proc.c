@@ -31,13 +31,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 struct proc_view {
 	char self_new[32];	/* readlink("/proc/self") on the new mount */
 	char self_old[32];	/* readlinkat(old proc, "self") */
@@ -129,7 +122,7 @@ TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 	int fd, found = 0;
 	pid_t init;
 
-	q.v = shared_page();
+	q.v = ns_shared_page(4096);
 	ASSERT_NE(NULL, q.v);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &q.test_mnt));
 	ASSERT_EQ(0, ns_sync_init(&q.s));
@@ -202,7 +195,7 @@ static int proc_mounter(struct mount_try *t)
  */
 TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 {
-	struct mount_try *t = shared_page();
+	struct mount_try *t = ns_shared_page(4096);
 	pid_t pid;
 
 	ASSERT_NE(NULL, t);
@@ -273,7 +266,7 @@ static int mount_after_unshare(struct active_rec *r)
  */
 TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 {
-	struct active_rec *r = shared_page();
+	struct active_rec *r = ns_shared_page(4096);
 	pid_t o;
 
 	ASSERT_NE(NULL, r);
@@ -335,7 +328,7 @@ static int nspid_views(struct nspid_rec *r)
  */
 TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
 {
-	struct nspid_rec *r = shared_page();
+	struct nspid_rec *r = ns_shared_page(4096);
 	int levels = pidns_self_levels();
 	pid_t init;
 

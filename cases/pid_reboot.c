@@ -190,7 +190,7 @@ static int refusing_init(struct ns_sync *s, int which)
 		if (pid < 0)
 			return child_fail("fork: %m");
 		if (pid == 0) {
-			if (cap_drop_effective(CAP_SYS_BOOT) || cap_effective(CAP_SYS_BOOT))
+			if (cap_drop_effective(CAP_SYS_BOOT) || ns_cap_effective(CAP_SYS_BOOT))
 				_exit(child_fail("cannot drop CAP_SYS_BOOT: %m"));
 			r.nocap = ns_reboot(LINUX_REBOOT_CMD_RESTART, 0);
 			_exit(report(s, &r));
@@ -202,7 +202,7 @@ static int refusing_init(struct ns_sync *s, int which)
 		if (pid < 0)
 			return child_fail("clone(CLONE_NEWUSER): %m");
 		if (pid == 0) {
-			if (!cap_effective(CAP_SYS_BOOT))
+			if (!ns_cap_effective(CAP_SYS_BOOT))
 				_exit(child_fail("no CAP_SYS_BOOT in the new user namespace"));
 			r.child_userns = ns_reboot(LINUX_REBOOT_CMD_RESTART, 0);
 			_exit(report(s, &r));

@@ -61,9 +61,9 @@ static const char *set_tid_missing(void)
 		return NULL;
 	}
 	if (errno == ENOSYS)
-		return "no clone3() (ENOSYS)";
+		return "clone3() not supported by this kernel (added in 5.3)";
 	if (errno == E2BIG)
-		return "clone3() has no set_tid (E2BIG for struct clone_args v1)";
+		return "clone3() set_tid not supported by this kernel (added in 5.5)";
 	return NULL;
 }
 
@@ -98,19 +98,21 @@ static int clone_with_tids(struct ns_sync *s, const pid_t *tids, size_t n, pid_t
 	return ns_wait(pid, NS_WAIT_MS);
 }
 
-static int two_level_holder(struct ns_sync *s)
+static int two_level_holder(struct ns_sync *s, void *arg)
 {
 	const pid_t tids[] = { 1, 300 };
 
+	(void)arg;
 	ns_sync_child_side(s);
 	return clone_with_tids(s, tids, 2, 300);
 }
 
-static int three_level_holder(struct ns_sync *s)
+static int three_level_holder(struct ns_sync *s, void *arg)
 {
 	const pid_t tids[] = { 1, 400, 500 };
 	pid_t k;
 
+	(void)arg;
 	ns_sync_child_side(s);
 	k = ns_clone(CLONE_NEWPID);
 	if (k < 0)
@@ -121,7 +123,7 @@ static int three_level_holder(struct ns_sync *s)
 }
 
 /* Run @holder in a new PID namespace; return the set_tid child's record. */
-static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *),
+static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *, void *),
 		     struct tid_rec *r)
 {
 	const char *missing = set_tid_missing();
@@ -130,18 +132,17 @@ static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, holder, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(holder(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
 }
 
-/* clone3() set_tid creates a child with chosen PIDs in a new namespace and its parent's (clone(2), 5.5+). */
+/*
+ * clone3() set_tid creates a child with chosen PIDs in a new namespace and its parent's (clone(2),
+ * 5.5+).
+ */
 TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
 {
 	struct tid_rec r = { 0 };
@@ -158,7 +159,10 @@ TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
 	EXPECT_EQ(1, r.nspid[r.n - 1]);
 }
 
-/* set_tid chooses the PID at several levels at once: checkpoint/restore of nested namespaces (clone(2)). */
+/*
+ * set_tid chooses the PID at several levels at once: checkpoint/restore of nested namespaces
+ * (clone(2)).
+ */
 TEST_F(pidns, clone3_set_tid_chooses_pids_at_three_levels)
 {
 	struct tid_rec r = { 0 };
@@ -236,23 +240,22 @@ static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
 }
 
 /*
+ * clone3() set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE in the userns owning each PID ns
+ * it names: EPERM (clone(2)).
+ *
  * The holder is root of a new user namespace, which owns its new PID
  * namespace but not ours.
  */
-/* clone3() set_tid needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE in the userns owning each PID ns it names: EPERM (clone(2)). */
 TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
 {
 	const char *missing = set_tid_missing();
-	const char *blocked;
 	pid_t pid, outer = free_pid();
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 
 	if (missing)
 		SKIP(return, "%s", missing);
-	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
-	if (blocked)
-		SKIP(return, "needs a user namespace: %s", blocked);
+	NS_NEED_USERNS();
 	ASSERT_NE(0, outer);
 	pid = pidns_track(ns_clone(CLONE_NEWUSER | CLONE_NEWPID));
 	ASSERT_GE(pid, 0);
@@ -265,7 +268,7 @@ static int unprivileged_set_tid(pid_t want)
 {
 	pid_t pid;
 
-	if (geteuid() == 0 && drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
+	if (geteuid() == 0 && ns_drop_privileges(ns_nobody_uid(), ns_nobody_gid()))
 		return child_fail("cannot drop privileges: %m");
 	pid = clone3_tids(0, &want, 1);
 	if (pid == 0)
@@ -285,6 +288,7 @@ TEST_F(pidns, clone3_set_tid_unprivileged_is_eperm)
 
 	if (missing)
 		SKIP(return, "%s", missing);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(0, want);
 	pid = pidns_track(ns_clone(0));
 	ASSERT_GE(pid, 0);
@@ -349,21 +353,22 @@ struct last_rec {
 	pid_t forked, child_self;
 };
 
-static int last_pid_child(struct ns_sync *s, bool write_it)
+static int last_pid_child(struct ns_sync *s, void *arg)
 {
+	bool write_it = *(bool *)arg;
 	struct last_rec r = { 0 };
 	pid_t pid;
 	int code;
 
 	ns_sync_child_side(s);
-	if (read_proc_long(LAST_PID, &r.first))
+	if (ns_read_long(LAST_PID, &r.first))
 		return child_fail("read " LAST_PID ": %m");
 	if (write_it) {
 		int err = write_last_pid("4241");
 
 		if (err)
 			return child_fail("write " LAST_PID ": %s", strerror(-err));
-		read_proc_long(LAST_PID, &r.written);
+		ns_read_long(LAST_PID, &r.written);
 	}
 	pid = ns_clone(0);
 	if (pid < 0)
@@ -373,7 +378,7 @@ static int last_pid_child(struct ns_sync *s, bool write_it)
 	r.forked = pid;
 	code = ns_wait(pid, NS_WAIT_MS);
 	r.child_self = code;
-	read_proc_long(LAST_PID, &r.after_fork);
+	ns_read_long(LAST_PID, &r.after_fork);
 	ns_sync_tell(s, true, &r, sizeof(r));
 	return 0;
 }
@@ -383,27 +388,24 @@ static void run_last_pid(struct __test_metadata *_metadata, bool write_it, struc
 	struct ns_sync s;
 	pid_t pid;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = pidns_start_synced(&s, 0, last_pid_child, &write_it);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(last_pid_child(&s, write_it));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
 }
 
 /*
+ * ns_last_pid is the last PID allocated in the reader's PID ns; writing it sets the next PID there
+ * only (pid_namespaces(7), proc(5)).
+ *
  * The file is /proc/sys/kernel/ns_last_pid.
  */
-/* ns_last_pid is the last PID allocated in the reader's PID ns; writing it sets the next PID there only (pid_namespaces(7), proc(5)). */
 TEST_F(pidns, ns_last_pid_is_per_namespace)
 {
 	struct last_rec a, b;
 
-	if (access(LAST_PID, F_OK))
-		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
 	run_last_pid(_metadata, true, &a);
 	/* In A's namespace: only A (1) existed; the write steers the next fork. */
 	EXPECT_EQ(1, a.first);
@@ -428,7 +430,7 @@ static int last_pid_writer(uid_t uid, gid_t gid)
 
 	if (map_self_root(uid, gid))
 		return 1;
-	if (read_proc_long(LAST_PID, &v))
+	if (ns_read_long(LAST_PID, &v))
 		return child_fail("read: %m");
 	/* Rewriting the current value: harmless even if wrongly allowed. */
 	snprintf(cur, sizeof(cur), "%ld", v);
@@ -452,19 +454,18 @@ static int last_pid_writer(uid_t uid, gid_t gid)
 	return k < 0 ? child_fail("clone: %m") : ns_wait(k, NS_WAIT_MS);
 }
 
-/* Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace (pid_namespaces(7)). */
+/*
+ * Writing ns_last_pid needs CAP_SYS_ADMIN in the user namespace owning the PID namespace
+ * (pid_namespaces(7)).
+ */
 TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 {
-	const char *blocked;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	pid_t pid;
 
-	if (access(LAST_PID, F_OK))
-		SKIP(return, "no " LAST_PID " (CONFIG_CHECKPOINT_RESTORE off)");
-	blocked = geteuid() ? userns_unprivileged_blocker() : NULL;
-	if (blocked)
-		SKIP(return, "needs a user namespace: %s", blocked);
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED_USERNS();
 	pid = pidns_track(ns_clone(CLONE_NEWUSER));
 	ASSERT_GE(pid, 0);
 	if (pid == 0)

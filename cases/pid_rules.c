@@ -40,13 +40,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* Poll /proc/@pid/stat for at most 5 s until its state is (or, with @is false, is not) @want. */
 static bool state_becomes(pid_t pid, char want, bool is)
 {
@@ -312,7 +305,7 @@ static bool reaped_orphan(const struct adoption *a)
 
 static void run_adoption(struct __test_metadata *_metadata, bool use_setns)
 {
-	struct adoption *a = shared_page();
+	struct adoption *a = ns_shared_page(4096);
 	pid_t o;
 
 	ASSERT_NE(NULL, a);
@@ -413,7 +406,7 @@ static int unshare_twice(struct twice *t)
  */
 TEST_F(pidns, second_unshare_newpid_is_einval)
 {
-	struct twice *t = shared_page();
+	struct twice *t = ns_shared_page(4096);
 	pid_t pid;
 
 	ASSERT_NE(NULL, t);
@@ -500,7 +493,7 @@ static int thread_init(struct thread_try *t, bool use_setns)
 
 static void run_threads(struct __test_metadata *_metadata, bool use_setns)
 {
-	struct thread_try *t = shared_page();
+	struct thread_try *t = ns_shared_page(4096);
 	pid_t o;
 
 	ASSERT_NE(NULL, t);
@@ -576,7 +569,8 @@ static int clone_vm_sighand(struct vm_child *v)
 	if (stack == MAP_FAILED || pipe(v->go))
 		return child_fail("mmap, pipe: %m");
 	/* A private page: only CLONE_VM makes the child's writes visible. */
-	pid = clone(vm_child_fn, stack + size, CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND | SIGCHLD, v);
+	pid = clone(vm_child_fn, stack + size, CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND | SIGCHLD,
+		    v);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWPID | CLONE_VM | CLONE_SIGHAND): %m");
 	pfd.fd = ns_pidfd_open(pid);
@@ -618,7 +612,7 @@ static int vm_sighand_runner(void *arg)
  */
 TEST_F(pidns, clone_newpid_with_clone_vm_and_sighand_works)
 {
-	struct vm_child *v = shared_page();
+	struct vm_child *v = ns_shared_page(4096);
 	struct ns_ident own;
 	pid_t pid;
 

@@ -92,7 +92,10 @@ static int unshare_child(struct unshare_arg *a)
 	return ns_wait(v.init, NS_WAIT_MS) == 128 + SIGKILL ? 0 : 1;
 }
 
-/* unshare(CLONE_NEWPID) keeps the caller's PID and ns/pid; its next child is PID 1 with getppid() 0 (unshare(2), pid_namespaces(7)). */
+/*
+ * unshare(CLONE_NEWPID) keeps the caller's PID and ns/pid; its next child is PID 1 with getppid() 0
+ * (unshare(2), pid_namespaces(7)).
+ */
 TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 {
 	struct unshare_arg a;
@@ -156,7 +159,8 @@ static int pfc_before_first_child(void)
 	if (readlink("/proc/self/ns/pid_for_children", link, sizeof(link)) >= 0)
 		return child_fail("readlink pid_for_children before the first child worked");
 	if (errno != ENOENT)
-		return child_fail("readlink pid_for_children before the first child: %m, not ENOENT");
+		return child_fail("readlink pid_for_children before the first child: %m, "
+				  "not ENOENT");
 	first = ns_clone(0);
 	if (first == 0) {
 		pause();
@@ -175,6 +179,9 @@ static int pfc_before_first_child(void)
 }
 
 /*
+ * After unshare(CLONE_NEWPID), ns/pid_for_children has no value until the first child: ENOENT, then
+ * the child's namespace (namespaces(7)).
+ *
  * namespaces(7): the link "gains a value only after the first child
  * process is created in the namespace (beforehand, readlink(2) of the
  * symbolic link will return an empty buffer)".  5.10-7.0 refuse it with
@@ -182,7 +189,6 @@ static int pfc_before_first_child(void)
  * (README).  From 7.1 the link resolves before the first child: a
  * deviation, in fixtures/expectations.
  */
-/* After unshare(CLONE_NEWPID), ns/pid_for_children has no value until the first child: ENOENT, then the child's namespace (namespaces(7)). */
 TEST_F(pidns, pid_for_children_before_first_child_enoent)
 {
 	EXPECT_EQ(0, in_tracked_child(pfc_before_first_child));

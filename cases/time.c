@@ -29,11 +29,6 @@
 
 #define NSEC 1000000000LL
 
-#define REQUIRE_TIMENS() do { \
-	if (!ns_type_available("time")) \
-		SKIP(return, "no time namespaces (/proc/self/ns/time missing)"); \
-} while (0)
-
 static long long ns_of(const struct timespec *ts)
 {
 	return ts->tv_sec * NSEC + ts->tv_nsec;
@@ -53,13 +48,6 @@ static long long now_sys(clockid_t c)
 
 	syscall(SYS_clock_gettime, c, &ts);
 	return ns_of(&ts);
-}
-
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 /*
@@ -130,14 +118,17 @@ static int record_creator(void *arg)
 	return 0;
 }
 
-/* After unshare(CLONE_NEWTIME) the caller stays; time_for_children names the new namespace, which children enter (time_namespaces(7)). */
+/*
+ * After unshare(CLONE_NEWTIME) the caller stays; time_for_children names the new namespace, which
+ * children enter (time_namespaces(7)).
+ */
 TEST(unshare_caller_stays_children_enter)
 {
 	struct ns_ident outside;
 	struct idents *id;
 
-	REQUIRE_TIMENS();
-	id = shared_page();
+	NS_NEED_TYPE("time");
+	id = ns_shared_page(4096);
 	ASSERT_NE(NULL, id);
 	ASSERT_EQ(0, ns_ident_of(0, "time", &outside));
 	ASSERT_EQ(0, run_in_time_ns(NULL, record_child, id, record_creator));
@@ -179,17 +170,19 @@ static int read_clocks(void *arg)
 }
 
 /*
+ * Offsets written to timens_offsets before the first entry apply to MONOTONIC and BOOTTIME inside,
+ * not REALTIME (time_namespaces(7)).
+ *
  * Checked for CLOCK_MONOTONIC and its COARSE and RAW forms and for
  * CLOCK_BOOTTIME, through the vDSO and the system call alike.
  */
-/* Offsets written to timens_offsets before the first entry apply to MONOTONIC and BOOTTIME inside, not REALTIME (time_namespaces(7)). */
 TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 {
 	long long before[NCLOCKS], after[NCLOCKS];
 	struct readings *in;
 
-	REQUIRE_TIMENS();
-	in = shared_page();
+	NS_NEED_TYPE("time");
+	in = ns_shared_page(4096);
 	ASSERT_NE(NULL, in);
 	for (size_t i = 0; i < NCLOCKS; i++)
 		before[i] = now_sys(clocks[i].id);
@@ -229,7 +222,7 @@ static int realtime_offset_refused(void *arg)
 /* timens_offsets refuses a CLOCK_REALTIME offset with EINVAL (time_namespaces(7)). */
 TEST(realtime_offset_refused_einval)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, ns_run(0, realtime_offset_refused, NULL));
 }
 
@@ -250,10 +243,13 @@ static int write_again_refused(void *arg)
 	return 0;
 }
 
-/* Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails with EACCES (time_namespaces(7)). */
+/*
+ * Once a process has entered the time namespace its offsets are fixed: writing timens_offsets fails
+ * with EACCES (time_namespaces(7)).
+ */
 TEST(offsets_write_after_entry_fails_eacces)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, nothing, NULL, write_again_refused));
 }
 
@@ -303,12 +299,14 @@ static int timers_inside(void *arg)
 }
 
 /*
+ * Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7);
+ * timerfd_create(2)).
+ *
  * One 20 ms ahead of the offset clock fires in 20 ms, not in 10 days.
  */
-/* Absolute timerfd and POSIX timers inside follow the namespace's clocks (time_namespaces(7); timerfd_create(2)). */
 TEST(absolute_timers_use_namespace_clock)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, timers_inside, NULL, NULL));
 }
 
@@ -334,10 +332,13 @@ static int sleep_inside(void *arg)
 	return 0;
 }
 
-/* clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time (time_namespaces(7), clock_nanosleep(2)). */
+/*
+ * clock_nanosleep(TIMER_ABSTIME) inside sleeps until the namespace's clock reaches the time
+ * (time_namespaces(7), clock_nanosleep(2)).
+ */
 TEST(clock_nanosleep_abstime_uses_namespace_clock)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, sleep_inside, NULL, NULL));
 }
 
@@ -357,9 +358,9 @@ FIXTURE_SETUP(clone_time)
 	const char *why;
 
 	self->s = (struct ns_sync){ .to_child = { -1, -1 }, .to_parent = { -1, -1 } };
-	REQUIRE_TIMENS();
-	self->extra = have_sys_admin() ? 0 : CLONE_NEWUSER;
-	why = self->extra ? userns_unprivileged_blocker() : NULL;
+	NS_NEED_TYPE("time");
+	self->extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
+	why = self->extra ? ns_userns_blocker(true) : NULL;
 	if (why)
 		SKIP(return, "unprivileged and cannot create a user namespace: %s", why);
 	ASSERT_EQ(0, ns_sync_init(&self->s));
@@ -390,6 +391,9 @@ static int shares_time_ns_then_reap(struct ns_sync *s, pid_t pid)
 }
 
 /*
+ * Legacy clone() reads CLONE_NEWTIME's bit 0x80 as part of the termination signal: the child stays
+ * in our time namespace (clone(2)).
+ *
  * clone(2) reads the low byte of legacy clone()'s flags as the child's
  * termination signal, so CLONE_NEWTIME (0x80) cannot reach it: with
  * SIGCHLD the child is made with termination signal 0x91 in the parent's
@@ -397,10 +401,10 @@ static int shares_time_ns_then_reap(struct ns_sync *s, pid_t pid)
  * clone(2) does not document for clone(): a deviation, in
  * fixtures/expectations.
  */
-/* Legacy clone() reads CLONE_NEWTIME's bit 0x80 as part of the termination signal: the child stays in our time namespace (clone(2)). */
 TEST_F(clone_time, legacy_clone_newtime_bit_is_exit_signal)
 {
-	pid_t pid = syscall(SYS_clone, CLONE_NEWTIME | self->extra | SIGCHLD, NULL, NULL, NULL, NULL);
+	pid_t pid = syscall(SYS_clone, CLONE_NEWTIME | self->extra | SIGCHLD, NULL, NULL, NULL,
+			    NULL);
 
 	if (pid == 0)
 		park(&self->s);
@@ -431,23 +435,6 @@ static void *idle(void *arg)
 {
 	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
 	return NULL;
-}
-
-static int wait_single_threaded(void)
-{
-	struct timespec tick = { 0, 1000000 };
-
-	for (int i = 0; i < 2000; i++) {
-		char buf[4096], *p;
-
-		if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
-			return -1;
-		p = strstr(buf, "\nThreads:");
-		if (p && atoi(p + 9) == 1)
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return -1;
 }
 
 /* Holder: a time namespace with offsets, not yet entered, kept by us. */
@@ -496,7 +483,7 @@ static int setns_worker(void *arg)
 				  strerror(err));
 	if (ns_ident_of(0, "time", &now) || !ns_ident_eq(&now, &before))
 		return child_fail("the refused setns changed the time namespace");
-	if (wait_single_threaded())
+	if (ns_wait_single_threaded(2000))
 		return child_fail("the thread did not go away");
 
 	/* single-threaded: joined, and our own clock now carries the offset */
@@ -516,10 +503,13 @@ static int setns_worker(void *arg)
 	return 0;
 }
 
-/* setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers: EUSERS (setns(2), time_namespaces(7)). */
+/*
+ * setns() into a time ns moves the caller, whose clocks then carry the offsets; threaded callers:
+ * EUSERS (setns(2), time_namespaces(7)).
+ */
 TEST(setns_time_ns_moves_caller_threaded_eusers)
 {
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, ns_run_admin(0, setns_worker, NULL));
 }
 

@@ -28,18 +28,6 @@
 /* KTIME_SEC_MAX / 2: the largest clock value an offset may produce, in seconds. */
 #define CLOCK_SEC_LIMIT 4611686018LL
 
-#define REQUIRE_TIMENS() do { \
-	if (!ns_type_available("time")) \
-		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)"); \
-} while (0)
-
-static void *shared_page(void)
-{
-	void *p = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static long long now_sec(clockid_t c)
 {
 	struct timespec ts;
@@ -99,7 +87,7 @@ static int read_offsets(pid_t pid, struct offsets *o)
 	snprintf(path, sizeof(path), "/proc/%s/timens_offsets", pid ? "" : "self");
 	if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/timens_offsets", pid);
-	err = read_file(path, buf, sizeof(buf));
+	err = ns_read_file(path, buf, sizeof(buf));
 	if (err < 0)
 		return err;
 	return parse_offsets(buf, o);
@@ -206,12 +194,12 @@ static int format_member(void *arg)
  */
 TEST(offsets_file_format_read_inside_and_outside)
 {
-	struct format_rec *r = shared_page();
+	struct format_rec *r = ns_shared_page(1 << 16);
 	struct creator_req q = { format_member, r, NULL };
 	long long mono, boot;
 	pid_t creator;
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	q.self = &r->self;
 	ASSERT_EQ(0, ns_sync_init(&fsync_));
@@ -227,7 +215,7 @@ TEST(offsets_file_format_read_inside_and_outside)
 		pid_t member;
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", creator, creator);
-		ASSERT_LT(0, read_file(path, buf, sizeof(buf)));
+		ASSERT_LT(0, ns_read_file(path, buf, sizeof(buf)));
 		member = atoi(buf);
 		ASSERT_LT(0, member);
 		EXPECT_EQ(0, read_offsets(member, &r->outside));
@@ -297,10 +285,10 @@ static int nest_member(void *arg)
  */
 TEST(nested_ns_inherits_offsets_relative_to_initial)
 {
-	struct nest_rec *r = shared_page();
+	struct nest_rec *r = ns_shared_page(1 << 16);
 	struct creator_req q = { nest_member, NULL, NULL };
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	q.arg = r;
 	q.self = &r->outer;
@@ -356,7 +344,7 @@ static int try_writes(void *arg)
 /* Run a list of writes (ended by a NULL text) in one new namespace; results in @c. */
 static int run_writes(struct write_case *c, size_t n)
 {
-	struct write_case *shared = shared_page();
+	struct write_case *shared = ns_shared_page(1 << 16);
 	int rc;
 
 	if (!shared)
@@ -377,7 +365,7 @@ TEST(numeric_clock_ids_accepted)
 		{ .text = "1 1000 0\n" }, { .text = "7 2000 0\n" }, { .text = NULL },
 	};
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(0, c[1].err);
@@ -401,7 +389,7 @@ TEST(invalid_clock_id_is_einval)
 		{ .text = "uptime 5 0\n" }, { .text = NULL },
 	};
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_writes(c, 8));
 	EXPECT_EQ(0, c[0].err);
 	for (int i = 1; i < 7; i++) {
@@ -419,10 +407,11 @@ TEST(invalid_clock_id_is_einval)
 TEST(nanoseconds_above_999999999_is_einval)
 {
 	struct write_case c[] = {
-		{ .text = "monotonic 10 999999999\n" }, { .text = "monotonic 20 1000000000\n" }, { .text = NULL },
+		{ .text = "monotonic 10 999999999\n" }, { .text = "monotonic 20 1000000000\n" },
+		{ .text = NULL },
 	};
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(10, c[0].mono);
@@ -443,7 +432,7 @@ TEST(writes_before_entry_replace_per_clock)
 		{ .text = "monotonic 300 0\n" }, { .text = NULL },
 	};
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_EQ(0, run_writes(c, 4));
 	for (int i = 0; i < 3; i++)
 		EXPECT_EQ(0, c[i].err);
@@ -496,9 +485,9 @@ static int ranges(void *arg)
  */
 TEST(offset_bounds_are_erange)
 {
-	struct range_rec *r = shared_page();
+	struct range_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_run(0, ranges, r));
 	ASSERT_LT(2, r->now_mono) TH_LOG("the machine is up for too short a time");
@@ -524,7 +513,7 @@ static int perm_creator(void *arg)
 
 	if (new_time_ns())
 		return 1;
-	if (cap_drop_effective(CAP_SYS_TIME) || cap_effective(CAP_SYS_TIME))
+	if (cap_drop_effective(CAP_SYS_TIME) || ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("cannot drop CAP_SYS_TIME: %m");
 	r->without_cap = write_offsets("monotonic 5 0\n");
 	return 0;
@@ -540,7 +529,7 @@ static int perm_child_userns(void *arg)
 	/* Root of a new user namespace: every capability, in that namespace. */
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
-	if (!cap_effective(CAP_SYS_TIME))
+	if (!ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("no CAP_SYS_TIME in the new user namespace");
 	r->child_userns = write_offsets("monotonic 6 0\n");
 	return 0;
@@ -549,9 +538,9 @@ static int perm_child_userns(void *arg)
 /* Writing timens_offsets without CAP_SYS_TIME is EPERM (time_namespaces(7) ERRORS). */
 TEST(write_without_cap_sys_time_is_eperm)
 {
-	struct perm_rec *r = shared_page();
+	struct perm_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	r->without_cap = 1;
 	ASSERT_EQ(0, ns_run(0, perm_creator, r));
@@ -564,9 +553,9 @@ TEST(write_without_cap_sys_time_is_eperm)
  */
 TEST(write_with_cap_only_in_child_userns_is_eperm)
 {
-	struct perm_rec *r = shared_page();
+	struct perm_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	r->child_userns = r->with_cap = 1;
 	ASSERT_EQ(0, ns_run(0, perm_child_userns, r));
@@ -585,7 +574,7 @@ static int read_uptime(double *up)
 {
 	char buf[128];
 
-	if (read_file("/proc/uptime", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/uptime", buf, sizeof(buf)) < 0)
 		return -1;
 	*up = strtod(buf, NULL);
 	return 0;
@@ -604,12 +593,12 @@ static int uptime_member(void *arg)
 /* /proc/uptime inside shows boot time with the namespace's boottime offset (time_namespaces(7)). */
 TEST(proc_uptime_includes_boottime_offset)
 {
-	struct uptime_rec *r = shared_page();
+	struct uptime_rec *r = ns_shared_page(1 << 16);
 	struct creator_req q = { uptime_member, r, NULL };
 	long long off = 1728000 - own_boot_offset();
 	double before, after;
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, read_uptime(&before));
 	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
@@ -671,9 +660,9 @@ static int entry_by_setns(void *arg)
  */
 TEST(offsets_write_after_setns_entry_is_eacces)
 {
-	struct entry_rec *r = shared_page();
+	struct entry_rec *r = ns_shared_page(1 << 16);
 
-	REQUIRE_TIMENS();
+	NS_NEED_TYPE("time");
 	ASSERT_NE(NULL, r);
 	r->before = r->after = 1;
 	ASSERT_EQ(0, ns_run(0, entry_by_setns, r));

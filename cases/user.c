@@ -72,12 +72,6 @@ __attribute__((constructor)) static void exec_report(void)
 	_exit(exec_caps_state());
 }
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 static void map_line(char *buf, size_t len, unsigned int inside, unsigned int outside)
 {
 	snprintf(buf, len, "%u %u 1\n", inside, outside);
@@ -89,7 +83,7 @@ static long status_uid(pid_t pid)
 	char path[64], buf[4096], *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	p = strstr(buf, "\nUid:");
 	return p ? strtol(p + 5, NULL, 10) : -1;
@@ -102,7 +96,7 @@ static int create_userns(void *arg)
 	struct ns_ident before, after;
 
 	(void)arg;
-	if (geteuid() == 0 || !caps_none_effective())
+	if (geteuid() == 0 || !ns_caps_none_effective())
 		return child_fail("still privileged (euid %u)", geteuid());
 	if (ns_ident_of(0, "user", &before))
 		return child_fail("stat own user ns: %m");
@@ -116,16 +110,18 @@ static int create_userns(void *arg)
 }
 
 /*
+ * An unprivileged process (non-zero uid, no capabilities) can create a user namespace
+ * (user_namespaces(7), article part 5).
+ *
  * Also logs the pass's CapEff before the case creates any namespace.
  */
-/* An unprivileged process (non-zero uid, no capabilities) can create a user namespace (user_namespaces(7), article part 5). */
 TEST(unprivileged_process_creates_userns)
 {
 	char buf[4096], *eff;
 	cap_t caps = cap_get_proc();
 	char *text = caps ? cap_to_text(caps, NULL) : NULL;
 
-	ASSERT_LE(0, read_file("/proc/self/status", buf, sizeof(buf)));
+	ASSERT_LE(0, ns_read_file("/proc/self/status", buf, sizeof(buf)));
 	eff = strstr(buf, "CapEff:");
 	ASSERT_NE(NULL, eff);
 	eff[strcspn(eff, "\n")] = '\0';
@@ -135,72 +131,74 @@ TEST(unprivileged_process_creates_userns)
 	cap_free(caps);
 	/* The user pass must really be unprivileged. */
 	if (geteuid() != 0)
-		ASSERT_TRUE(caps_none_effective());
-	SKIP_IF_NO_UNPRIV_USERNS();
+		ASSERT_TRUE(ns_caps_none_effective());
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
 }
 
-static int ids_before_map(void *arg)
+/*
+ * A child held in a new user namespace (with the maps @um/@gm, if any) sees
+ * itself as @uid/@gid; its parent still sees our uid.
+ */
+static int ids_inside_and_out(const char *um, const char *gm, uid_t uid, gid_t gid)
 {
 	struct userns_holder h;
-	long ouid, ogid, seen;
+	long seen;
 	int rc;
 
-	(void)arg;
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-	    read_proc_long("/proc/sys/kernel/overflowgid", &ogid))
-		return child_fail("read overflowuid/gid: %m");
-	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
+	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
 		return child_fail("child in a new user namespace: %m");
 	seen = status_uid(h.pid);
 	rc = userns_release(&h);
 	if (rc)
 		return child_fail("holder exited %d", rc);
-	if (h.in.uid != (uid_t)ouid || h.in.gid != (gid_t)ogid)
-		return child_fail("unmapped ids inside are %u/%u, overflow ids %ld/%ld",
-				  h.in.uid, h.in.gid, ouid, ogid);
+	if (h.in.uid != uid || h.in.gid != gid)
+		return child_fail("ids inside are %u/%u, not %u/%u", h.in.uid, h.in.gid, uid, gid);
 	if (seen != (long)getuid())
 		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
 	return 0;
 }
 
+static int ids_before_map(void *arg)
+{
+	long ouid, ogid;
+
+	(void)arg;
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	return ids_inside_and_out(NULL, NULL, ouid, ogid);
+}
+
 /*
+ * Before any map is written the ids read as the overflow ids; the parent still sees the real uid
+ * (user_namespaces(7), article part 5).
+ *
  * The overflow ids are /proc/sys/kernel/overflow[ug]id.
  */
-/* Before any map is written the ids read as the overflow ids; the parent still sees the real uid (user_namespaces(7), article part 5). */
 TEST(ids_read_as_overflow_before_map)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ids_before_map, NULL));
 }
 
 static int ids_after_map(void *arg)
 {
 	char um[32], gm[32];
-	struct userns_holder h;
-	long seen;
-	int rc;
 
 	(void)arg;
 	map_line(um, sizeof(um), 0, geteuid());
 	map_line(gm, sizeof(gm), 0, getegid());
-	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
-		return child_fail("child in a mapped user namespace: %m");
-	seen = status_uid(h.pid);
-	rc = userns_release(&h);
-	if (rc)
-		return child_fail("holder exited %d", rc);
-	if (h.in.uid != 0 || h.in.gid != 0)
-		return child_fail("mapped ids inside are %u/%u, not 0/0", h.in.uid, h.in.gid);
-	if (seen != (long)getuid())
-		return child_fail("parent sees the child's uid as %ld, not %u", seen, getuid());
-	return 0;
+	return ids_inside_and_out(um, gm, 0, 0);
 }
 
-/* After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid (user_namespaces(7), article part 5). */
+/*
+ * After "0 <uid> 1" is written the process is uid 0 inside; its parent still sees the original uid
+ * (user_namespaces(7), article part 5).
+ */
 TEST(mapped_root_inside_original_uid_outside)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(ids_after_map, NULL));
 }
 
@@ -212,7 +210,7 @@ static int full_caps_inside(void *arg)
 	int rc;
 
 	(void)arg;
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("caller is not without capabilities");
 	if (userns_hold(&h, CLONE_NEWUSER, NULL, NULL))
 		return child_fail("child in a new user namespace: %m");
@@ -226,28 +224,25 @@ static int full_caps_inside(void *arg)
 	return 0;
 }
 
-/* The first process in a new user namespace has every capability there, permitted and effective (user_namespaces(7), demo_userns.c). */
+/*
+ * The first process in a new user namespace has every capability there, permitted and effective
+ * (user_namespaces(7), demo_userns.c).
+ */
 TEST(first_process_has_full_caps_in_new_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(full_caps_inside, NULL));
 }
 
 static int try_sethostname_from_child_userns(void *arg)
 {
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	pid_t pid;
 
 	(void)arg;
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = userns_clone_root();
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
-		if (ns_map_root(0, uid, gid))
-			_exit(child_fail("map root: %m"));
-		if (!caps_all_effective())
-			_exit(child_fail("no full capability set in the new user ns"));
 		if (sethostname("intruder", 8) == 0)
 			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
 		if (errno != EPERM)
@@ -293,16 +288,17 @@ static int uts_of_parent(void *arg)
 }
 
 /*
+ * With every capability in a new user ns, a process has none in the parent's: sethostname() there
+ * is EPERM (user_namespaces(7)).
+ *
  * The parent's UTS namespace is a private one.
  */
-/* With every capability in a new user ns, a process has none in the parent's: sethostname() there is EPERM (user_namespaces(7)). */
 TEST(no_caps_in_parent_ns_sethostname_eperm)
 {
 	char name[64];
 	struct parent_ns p = { .what = name };
 
-	if (!have_sys_admin())
-		SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_USERNS();
 	snprintf(name, sizeof(name), "nsc-user-%d", getpid());
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &p.outer));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, &p));
@@ -311,18 +307,12 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 static int try_mount_from_child_userns(void *arg)
 {
 	const char *dir = arg;
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	pid_t pid;
 
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = userns_clone_root();
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
-		if (ns_map_root(0, uid, gid))
-			_exit(child_fail("map root: %m"));
-		if (!caps_all_effective())
-			_exit(child_fail("no full capability set in the new user ns"));
 		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
 			_exit(child_fail("mount in the parent's mount ns succeeded"));
 		if (errno != EPERM)
@@ -353,13 +343,15 @@ static int mnt_of_parent(void *arg)
 	return 0;
 }
 
-/* With every capability in a new user ns, a process cannot mount in the parent's mount namespace: EPERM (user_namespaces(7)). */
+/*
+ * With every capability in a new user ns, a process cannot mount in the parent's mount namespace:
+ * EPERM (user_namespaces(7)).
+ */
 TEST(no_caps_in_parent_ns_mount_eperm)
 {
 	struct parent_ns p = { .what = "/tmp" };
 
-	if (!have_sys_admin())
-		SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &p.outer));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, mnt_of_parent, &p));
 }
@@ -383,7 +375,7 @@ static int exec_in_userns(void *arg)
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	if (c->uid_map && ns_write_proc(0, "uid_map", line))
 		return child_fail("write uid_map '%s'", line);
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set before execve");
 	snprintf(env, sizeof(env), "%s=%u", EXEC_ENV, c->expect_uid);
 	execve("/proc/self/exe", argv, envp);
@@ -403,39 +395,48 @@ static int exec_and_check(void *arg)
 	rc = ns_wait(pid, NS_WAIT_MS);
 	if (rc != c->expect_rc)
 		return child_fail("exec'd program exited %d (0 all caps, 10 none, "
-				  "11 some, 12 wrong uid, 13 libcap error), expected %d", rc, c->expect_rc);
+				  "11 some, 12 wrong uid, 13 libcap error), expected %d",
+				  rc, c->expect_rc);
 	return 0;
 }
 
-/* Capabilities survive execve() as uid 0 in the user namespace (user_namespaces(7), capabilities(7), demo_userns.c). */
+/*
+ * Capabilities survive execve() as uid 0 in the user namespace (user_namespaces(7),
+ * capabilities(7), demo_userns.c).
+ */
 TEST(caps_kept_across_execve_as_mapped_root)
 {
 	struct exec_case c = { "0 %u 1\n", 0, 0 };
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
 /*
+ * Capabilities are lost on execve() as a mapped non-zero uid without file capabilities
+ * (user_namespaces(7), capabilities(7)).
+ *
  * The check follows demo_userns.c.
  */
-/* Capabilities are lost on execve() as a mapped non-zero uid without file capabilities (user_namespaces(7), capabilities(7)). */
 TEST(caps_lost_across_execve_as_nonzero_uid)
 {
 	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
 
-/* Capabilities are lost on execve() while the uid is unmapped, the overflow uid, not 0 (user_namespaces(7), article part 5). */
+/*
+ * Capabilities are lost on execve() while the uid is unmapped, the overflow uid, not 0
+ * (user_namespaces(7), article part 5).
+ */
 TEST(caps_lost_across_execve_unmapped)
 {
 	struct exec_case c = { NULL, 0, 10 };
 	long ouid;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, read_proc_long("/proc/sys/kernel/overflowuid", &ouid));
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
 }
@@ -454,7 +455,7 @@ static int hostname_owned_elsewhere(void *arg)
 		return child_fail("sethostname as owner: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("child user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the child user ns");
 	if (sethostname("intruder", 8) == 0)
 		return child_fail("sethostname on a UTS ns owned by another user ns succeeded");
@@ -466,15 +467,17 @@ static int hostname_owned_elsewhere(void *arg)
 }
 
 /*
+ * Every capability in a newer userns does not allow sethostname() in a UTS ns another owns: EPERM
+ * (user_namespaces(7), namespaces(7)).
+ *
  * Privileged operations on a namespace need the capability in its owning user
  * namespace.
  */
-/* Every capability in a newer userns does not allow sethostname() in a UTS ns another owns: EPERM (user_namespaces(7), namespaces(7)). */
 TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 {
 	char name[64];
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-owner-%d", getpid());
 	ASSERT_EQ(0, userns_run_unpriv(hostname_owned_elsewhere, name));
 }
@@ -497,10 +500,11 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 		errno = err;
 		return child_fail("NS_GET_USERNS on %s: %m", type);
 	}
-	err = userns_ident_of_fd(ufd, &owner);
+	err = ns_ident_of_fd(ufd, &owner);
 	close(ufd);
 	if (err || !ns_ident_eq(&user, &owner))
-		return child_fail("%s namespace is not owned by the process's user namespace", type);
+		return child_fail("%s namespace is not owned by the process's user namespace",
+				  type);
 	return 0;
 }
 
@@ -535,12 +539,14 @@ static int owner_of_uts(void *arg)
 	return rc;
 }
 
-/* ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in (ioctl_ns(2), 4.9+). */
+/*
+ * ioctl(NS_GET_USERNS) on a namespace returns its owning user namespace: the one its creator was in
+ * (ioctl_ns(2), 4.9+).
+ */
 TEST(ns_get_userns_returns_owner)
 {
-	if (ns_get_userns_missing())
-		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_of_uts, NULL));
 }
 
@@ -572,7 +578,10 @@ static int owner_uid(void *arg)
 	return rc;
 }
 
-/* NS_GET_OWNER_UID on a user namespace gives its creator's euid as the caller sees it; EINVAL on other types (ioctl_ns(2), 4.11+). */
+/*
+ * NS_GET_OWNER_UID on a user namespace gives its creator's euid as the caller sees it; EINVAL on
+ * other types (ioctl_ns(2), 4.11+).
+ */
 TEST(ns_get_owner_uid_returns_creator_uid)
 {
 	int fd;
@@ -582,10 +591,10 @@ TEST(ns_get_owner_uid_returns_creator_uid)
 	ASSERT_LE(0, fd);
 	if (ioctl(fd, NS_GET_OWNER_UID, &u) && errno == ENOTTY) {
 		close(fd);
-		SKIP(return, "no NS_GET_OWNER_UID ioctl (ENOTTY; kernel before 4.11)");
+		NS_NEED_FEATURE(true, "NS_GET_OWNER_UID", "4.11");
 	}
 	close(fd);
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_uid, NULL));
 }
 
@@ -619,21 +628,25 @@ static int clone_all(void *arg)
 }
 
 /*
+ * clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new
+ * (user_namespaces(7), article part 5).
+ *
  * The user namespace is created first.
  */
-/* clone(CLONE_NEWUSER with UTS, IPC, PID, NET, NS) succeeds unprivileged, every namespace new (user_namespaces(7), article part 5). */
 TEST(clone_all_types_with_newuser_unprivileged)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
 }
 
-/* Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS) (user_namespaces(7), ioctl_ns(2)). */
+/*
+ * Namespaces created in the same call as CLONE_NEWUSER are owned by the new user ns (NS_GET_USERNS)
+ * (user_namespaces(7), ioctl_ns(2)).
+ */
 TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
-	if (ns_get_userns_missing())
-		SKIP(return, "no NS_GET_USERNS ioctl (ENOTTY; kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(clone_all, "owner"));
 }
 

@@ -3,8 +3,8 @@
  * User namespaces: credentials and capabilities.  Ids a namespace does not
  * map cannot be taken or used to create a namespace; capabilities in a
  * user namespace act only on what that namespace owns, never on the
- * initial namespace's clock, devices, modules or sysctls; a new user namespace resets the securebits, which still apply
- * to execve() inside (user_namespaces(7) "Capabilities", "Effect of
+ * initial namespace's clock, devices, modules or sysctls; a new user
+ * namespace resets the securebits, which still apply to execve() inside (user_namespaces(7) "Capabilities", "Effect of
  * capabilities within a user namespace", "Interaction of user namespaces
  * and other types of namespaces", capabilities(7), article part 5).
  *
@@ -34,12 +34,6 @@
 #include "userns.h"
 #include "idpeer.h"
 #include "kselftest_harness.h"
-
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
 
 /* @rc (a system call's result) must be -1 with errno @err. */
 static int expect_errno(long rc, int err, const char *what)
@@ -71,10 +65,13 @@ static int setid_unmapped(void *arg)
 	return rc;
 }
 
-/* setuid()/setgid() and their relatives to an id the user namespace does not map fail with EINVAL, with CAP_SETUID/CAP_SETGID (user_namespaces(7), setuid(2)). */
+/*
+ * setuid()/setgid() and their relatives to an id the user namespace does not map fail with EINVAL,
+ * with CAP_SETUID/CAP_SETGID (user_namespaces(7), setuid(2)).
+ */
 TEST(setuid_to_unmapped_id_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
 }
 
@@ -112,10 +109,13 @@ static int create_checks(void *arg)
 	return ns_run(0, create_from_unmapped, arg) | ns_run(0, create_mapped, arg);
 }
 
-/* A process whose euid or egid has no mapping in its user namespace cannot create a user namespace: EPERM; with both mapped it can (user_namespaces(7), unshare(2)). */
+/*
+ * A process whose euid or egid has no mapping in its user namespace cannot create a user namespace:
+ * EPERM; with both mapped it can (user_namespaces(7), unshare(2)).
+ */
 TEST(unmapped_euid_or_egid_creates_no_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(create_checks, NULL));
 }
 
@@ -181,10 +181,13 @@ static int dac_override(void *arg)
 	return rc;
 }
 
-/* CAP_DAC_OVERRIDE in a user namespace applies to a file only when both its owner and group are mapped there; otherwise EACCES (user_namespaces(7), capabilities(7)). */
+/*
+ * CAP_DAC_OVERRIDE in a user namespace applies to a file only when both its owner and group are
+ * mapped there; otherwise EACCES (user_namespaces(7), capabilities(7)).
+ */
 TEST(dac_override_needs_owner_and_group_mapped)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(dac_override, NULL));
 }
 
@@ -203,15 +206,18 @@ static int no_clock(void *arg)
 		return child_fail("gettimeofday: %m");
 	/* The time zone only: writing back what we read changes nothing. */
 	rc |= expect_errno(settimeofday(NULL, &tz), EPERM, "settimeofday(NULL, tz) in A");
-	if (!cap_effective(CAP_SYS_TIME))
+	if (!ns_cap_effective(CAP_SYS_TIME))
 		rc = child_fail("no CAP_SYS_TIME in A to begin with");
 	return rc;
 }
 
-/* CAP_SYS_TIME in a user namespace does not allow setting the system clock (owned by the initial namespace): EPERM (user_namespaces(7)). */
+/*
+ * CAP_SYS_TIME in a user namespace does not allow setting the system clock (owned by the initial
+ * namespace): EPERM (user_namespaces(7)).
+ */
 TEST(settime_eperm_with_cap_sys_time_in_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(no_clock, NULL));
 }
 
@@ -234,10 +240,13 @@ static int no_mknod(void *arg)
 	return rc;
 }
 
-/* CAP_MKNOD in a user namespace does not allow creating device nodes: EPERM, while FIFOs and regular files work (user_namespaces(7), mknod(2)). */
+/*
+ * CAP_MKNOD in a user namespace does not allow creating device nodes: EPERM, while FIFOs and
+ * regular files work (user_namespaces(7), mknod(2)).
+ */
 TEST(mknod_device_eperm_with_cap_mknod_in_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(no_mknod, NULL));
 }
 
@@ -261,12 +270,15 @@ static int no_modules(void *arg)
 	return rc;
 }
 
-/* CAP_SYS_MODULE in a user namespace does not allow loading or removing kernel modules: EPERM before any argument is looked at (user_namespaces(7)). */
+/*
+ * CAP_SYS_MODULE in a user namespace does not allow loading or removing kernel modules: EPERM
+ * before any argument is looked at (user_namespaces(7)).
+ */
 TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 {
 	int rc;
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	rc = userns_run_unpriv(no_modules, NULL);
 	if (rc == NO_MODULES)
 		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
@@ -319,10 +331,13 @@ static int no_sysctls(void *arg)
 	return rc;
 }
 
-/* Root of a user namespace cannot write global sysctls or those of the initial namespaces (EACCES), but can write those of a namespace its user namespace owns (user_namespaces(7), proc(5)). */
+/*
+ * Root of a user namespace cannot write global sysctls or those of the initial namespaces (EACCES),
+ * but can write those of a namespace its user namespace owns (user_namespaces(7), proc(5)).
+ */
 TEST(initial_sysctls_not_writable_from_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
 }
 
@@ -336,7 +351,7 @@ static int bits_of_child(void *arg)
 
 	if (got != want)
 		return child_fail("securebits %#lx, expected %#lx", got, want);
-	return caps_all_effective() ? 0 : child_fail("not every capability");
+	return ns_caps_all_effective() ? 0 : child_fail("not every capability");
 }
 
 static int bits_reset(void *arg)
@@ -362,10 +377,13 @@ static int bits_reset(void *arg)
 	return rc;
 }
 
-/* Securebits pass to children in the same user namespace; creating a user namespace (clone or unshare) resets them to 0, with every capability (user_namespaces(7)). */
+/*
+ * Securebits pass to children in the same user namespace; creating a user namespace (clone or
+ * unshare) resets them to 0, with every capability (user_namespaces(7)).
+ */
 TEST(securebits_reset_by_new_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
 }
 
@@ -374,7 +392,7 @@ static int cap_sets(unsigned long long *bnd, unsigned long long *amb, unsigned l
 {
 	char buf[4096], *p, *q, *r;
 
-	if (read_file("/proc/self/status", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/status", buf, sizeof(buf)) < 0)
 		return -1;
 	p = strstr(buf, "\nCapBnd:");
 	q = strstr(buf, "\nCapAmb:");
@@ -411,13 +429,16 @@ static int sets_reset(void *arg)
 	if (bnd != full || amb != 0 || inh != 0)
 		return child_fail("after unshare: CapBnd %llx (expected %llx), CapAmb %llx, "
 				  "CapInh %llx (expected 0)", bnd, full, amb, inh);
-	return caps_all_effective() ? 0 : child_fail("not every capability effective");
+	return ns_caps_all_effective() ? 0 : child_fail("not every capability effective");
 }
 
-/* A new user namespace gives its first process full permitted, effective and bounding sets and empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)). */
+/*
+ * A new user namespace gives its first process full permitted, effective and bounding sets and
+ * empty inheritable and ambient sets, whatever it had before (user_namespaces(7), capabilities(7)).
+ */
 TEST(new_userns_resets_bounding_inheritable_ambient)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(sets_reset, NULL));
 }
 
@@ -443,10 +464,13 @@ static int noroot_exec(void *arg)
 	return 0;
 }
 
-/* Securebits set inside a user namespace govern execve() there: with SECBIT_NOROOT, root of the namespace gets no capabilities from execve() (user_namespaces(7), capabilities(7)). */
+/*
+ * Securebits set inside a user namespace govern execve() there: with SECBIT_NOROOT, root of the
+ * namespace gets no capabilities from execve() (user_namespaces(7), capabilities(7)).
+ */
 TEST(securebits_noroot_applies_to_execve_in_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
 }
 

@@ -25,12 +25,6 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* --- files --------------------------------------------------------------- */
 
 static int stat_inside(void *arg)
@@ -39,8 +33,8 @@ static int stat_inside(void *arg)
 	struct stat in, self;
 	long ouid, ogid;
 
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid) ||
-	    read_proc_long("/proc/sys/kernel/overflowgid", &ogid))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
 		return child_fail("read overflowuid/gid: %m");
 	if (stat("/", &in) || stat("/proc/self/", &self))
 		return child_fail("stat inside: %m");
@@ -66,10 +60,13 @@ static int unmapped_owner(void *arg)
 	return ns_run_admin(0, stat_inside, &out);
 }
 
-/* A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show inside values (user_namespaces(7)). */
+/*
+ * A file owned by an id unmapped in the reader's userns shows the overflow uid/gid; mapped ids show
+ * inside values (user_namespaces(7)).
+ */
 TEST(file_owned_by_unmapped_uid_shows_overflow)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_owner, NULL));
 }
 
@@ -129,10 +126,13 @@ static int created_file_owner(void *arg)
 	return rc;
 }
 
-/* A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0 maps to (user_namespaces(7)). */
+/*
+ * A file created by uid 0 of a user namespace is owned, seen from the parent, by the outer uid 0
+ * maps to (user_namespaces(7)).
+ */
 TEST(file_created_as_root_inside_owned_by_outer_uid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(created_file_owner, NULL));
 }
 
@@ -237,10 +237,13 @@ static int scm_both_ways(void *arg)
 	return rc;
 }
 
-/* SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways (user_namespaces(7), unix(7)). */
+/*
+ * SCM_CREDENTIALS across user and PID namespaces arrive translated into the receiver's, both ways
+ * (user_namespaces(7), unix(7)).
+ */
 TEST(scm_credentials_translated_to_receiver)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(scm_both_ways, NULL));
 }
 
@@ -310,10 +313,13 @@ static int peercred_both_ways(void *arg)
 	return rc;
 }
 
-/* SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends (user_namespaces(7), unix(7)). */
+/*
+ * SO_PEERCRED gives the peer's credentials in the reader's user and PID namespaces, on both ends
+ * (user_namespaces(7), unix(7)).
+ */
 TEST(so_peercred_translated_to_receiver)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(peercred_both_ways, NULL));
 }
 

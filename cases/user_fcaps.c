@@ -33,18 +33,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
-#define SKIP_UNLESS_REAL_ROOT() do { \
-	const char *why_ = idpeer_needs_real_root(); \
-	if (why_) \
-		SKIP(return, "%s", why_); \
-} while (0)
-
 #define PROG "/tmp/nsconform-prog"
 #define PLAIN "/tmp/nsconform-plain"
 #define NET_RAW IDPEER_CAP(CAP_NET_RAW)
@@ -150,10 +138,13 @@ static int v3_outside(void *arg)
 	return rc;
 }
 
-/* File capabilities written by root of a user namespace are stored as v3 with rootid its root's outer uid: v2 read inside, v3 with that rootid read outside (capabilities(7), 4.14). */
+/*
+ * File capabilities written by root of a user namespace are stored as v3 with rootid its root's
+ * outer uid: v2 read inside, v3 with that rootid read outside (capabilities(7), 4.14).
+ */
 TEST(fcaps_written_in_userns_stored_as_v3_with_rootid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(v3_outside, NULL));
 }
 
@@ -207,10 +198,13 @@ static int honoured(void *arg)
 	return rc;
 }
 
-/* v3 file capabilities take effect in the namespace whose root wrote them and in its descendants, where that uid is not root (capabilities(7), user_namespaces(7)). */
+/*
+ * v3 file capabilities take effect in the namespace whose root wrote them and in its descendants,
+ * where that uid is not root (capabilities(7), user_namespaces(7)).
+ */
 TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(honoured, NULL));
 }
 
@@ -296,10 +290,13 @@ static int ignored_elsewhere(void *arg)
 	return rc;
 }
 
-/* v3 file capabilities are ignored in every user namespace where their rootid is not root of it or of an ancestor: siblings and the initial namespace (capabilities(7)). */
+/*
+ * v3 file capabilities are ignored in every user namespace where their rootid is not root of it or
+ * of an ancestor: siblings and the initial namespace (capabilities(7)).
+ */
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, ignored_elsewhere, NULL));
 }
 
@@ -341,10 +338,13 @@ static int suid_programs(void *arg)
 	return run_mapped("0 100000 1000\n", suid_inside, NULL);
 }
 
-/* A set-user-ID/set-group-ID program executed inside a user namespace takes its owner's ids when they are mapped there, and keeps the caller's when not (user_namespaces(7), execve(2)). */
+/*
+ * A set-user-ID/set-group-ID program executed inside a user namespace takes its owner's ids when
+ * they are mapped there, and keeps the caller's when not (user_namespaces(7), execve(2)).
+ */
 TEST(setid_program_inside_honours_mapped_owner_only)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, suid_programs, NULL));
 }
 

@@ -24,12 +24,6 @@
 /* The map line limit since 4.15 (5 before); 5.10 is the oldest kernel run. */
 #define MAP_MAX_LINES 340
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* First line of /proc/@pid/@file (pid 0 = self) as three numbers. */
 static int read_map_line(pid_t pid, const char *file, unsigned int v[3])
 {
@@ -39,7 +33,7 @@ static int read_map_line(pid_t pid, const char *file, unsigned int v[3])
 		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
 	else
 		snprintf(path, sizeof(path), "/proc/self/%s", file);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	return sscanf(buf, "%u %u %u", &v[0], &v[1], &v[2]) == 3 ? 0 : -1;
 }
@@ -124,10 +118,13 @@ static int uid_map_once(void *arg)
 	return 0;
 }
 
-/* uid_map can be written only once: the second write fails with EPERM and the first map stays (user_namespaces(7)). */
+/*
+ * uid_map can be written only once: the second write fails with EPERM and the first map stays
+ * (user_namespaces(7)).
+ */
 TEST(uid_map_written_only_once)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(uid_map_once, NULL));
 }
 
@@ -157,7 +154,7 @@ static int gid_map_once(void *arg)
 /* gid_map can be written only once: EPERM on the second write (user_namespaces(7)). */
 TEST(gid_map_written_only_once)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_once, NULL));
 }
 
@@ -180,10 +177,13 @@ static int map_other_id(void *arg)
 	return map_own_uid(uid);
 }
 
-/* An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM (user_namespaces(7)). */
+/*
+ * An unprivileged writer may map only its own effective uid: mapping another id fails with EPERM
+ * (user_namespaces(7)).
+ */
 TEST(unprivileged_map_of_other_id_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_other_id, NULL));
 }
 
@@ -204,10 +204,13 @@ static int map_range(void *arg)
 	return map_own_uid(uid);
 }
 
-/* An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM (user_namespaces(7)). */
+/*
+ * An unprivileged writer may map exactly one id: a range of two, or two lines, fail with EPERM
+ * (user_namespaces(7)).
+ */
 TEST(unprivileged_map_of_range_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_range, NULL));
 }
 
@@ -222,7 +225,7 @@ static int gid_map_setgroups(void *arg)
 	snprintf(line, sizeof(line), "0 %u 1\n", gid);
 	if (unshare_map_uid(geteuid()))
 		return 1;
-	if (read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0)
+	if (ns_read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0)
 		return child_fail("read setgroups: %m");
 	if (strncmp(buf, "allow", 5))
 		return child_fail("setgroups of a new namespace reads '%s'", buf);
@@ -234,7 +237,7 @@ static int gid_map_setgroups(void *arg)
 		return child_fail("gid_map after deny failed (gid %u)", getgid());
 	if (!after_deny)
 		return 0;
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the new namespace");
 	if (setgroups(0, NULL) == 0)
 		return child_fail("setgroups() succeeded after setgroups deny");
@@ -244,21 +247,25 @@ static int gid_map_setgroups(void *arg)
 	return expect_write_fails("setgroups", "allow", EPERM);
 }
 
-/* Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM otherwise (user_namespaces(7)). */
+/*
+ * Since 3.19 an unprivileged gid_map write needs /proc/PID/setgroups set to "deny" first: EPERM
+ * otherwise (user_namespaces(7)).
+ */
 TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
-	if (access("/proc/self/setgroups", F_OK))
-		SKIP(return, "no /proc/self/setgroups (kernel before 3.19)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
 }
 
-/* After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot be written back (user_namespaces(7)). */
+/*
+ * After setgroups "deny", setgroups(2) is EPERM inside even with every capability; "allow" cannot
+ * be written back (user_namespaces(7)).
+ */
 TEST(setgroups_fails_after_deny)
 {
-	if (access("/proc/self/setgroups", F_OK))
-		SKIP(return, "no /proc/self/setgroups (kernel before 3.19)");
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, "after deny"));
 }
 
@@ -285,13 +292,14 @@ static int map_malformed(void *arg)
 }
 
 /*
+ * A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)).
+ *
  * Malformed: a missing or extra field, a non-number, a zero or wrapping
  * count, id -1.
  */
-/* A malformed map line fails with EINVAL and leaves the map unwritten (user_namespaces(7)). */
 TEST(map_malformed_lines_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_malformed, NULL));
 }
 
@@ -314,12 +322,13 @@ static int map_overlap(void *arg)
 }
 
 /*
+ * Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)).
+ *
  * The lines are parsed before the writer's permission is looked at.
  */
-/* Map lines whose inside or outside ranges overlap fail with EINVAL (user_namespaces(7)). */
 TEST(map_overlapping_ranges_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_overlap, NULL));
 }
 
@@ -336,20 +345,21 @@ static char *map_lines(int n)
 }
 
 /*
+ * A map takes at most 340 lines: 341 fail with EINVAL; a privileged writer's 340 are all installed
+ * (user_namespaces(7)).
+ *
  * The limit was 5 lines before 4.15.  An unprivileged writer's 340 lines get
  * past the parser and are refused with EPERM.
  */
-/* A map takes at most 340 lines: 341 fail with EINVAL; a privileged writer's 340 are all installed (user_namespaces(7)). */
 TEST(map_line_limit_is_340)
 {
 	char *ok = map_lines(MAP_MAX_LINES), *over = map_lines(MAP_MAX_LINES + 1);
-	bool priv = cap_effective(CAP_SETUID) && cap_effective(CAP_SYS_ADMIN);
+	bool priv = ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SYS_ADMIN);
 	struct userns_holder h;
 
 	ASSERT_NE(NULL, ok);
 	ASSERT_NE(NULL, over);
-	if (!priv)
-		SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, userns_hold(&h, CLONE_NEWUSER, NULL, NULL));
 	EXPECT_EQ(-EINVAL, ns_write_proc(h.pid, "uid_map", over));
 	EXPECT_EQ(0, count_map_lines(h.pid, "uid_map"));
@@ -392,19 +402,21 @@ static int ranged_child(struct ns_sync *s)
 }
 
 /*
+ * A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map ranges (user_namespaces(7),
+ * userns_child_exec.c -M/-G).
+ *
  * With setgroups left "allow", setgroups(2) works inside; the parent sees the
  * ids shifted by the map.
  */
-/* A writer with CAP_SETUID/CAP_SETGID in the parent namespace can map ranges (user_namespaces(7), userns_child_exec.c -M/-G). */
 TEST(privileged_writer_maps_ranges)
 {
 	struct ranged_ids r = { 0 };
 	struct ns_sync s;
 	pid_t pid;
 
-	if (!cap_effective(CAP_SETUID) || !cap_effective(CAP_SETGID) ||
-	    !cap_effective(CAP_SYS_ADMIN))
-		SKIP(return, "needs CAP_SETUID and CAP_SETGID in the initial user namespace (real root)");
+	NS_NEED_REAL_ROOT(ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SETGID) &&
+			  ns_cap_effective(CAP_SYS_ADMIN));
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone(CLONE_NEWUSER);
 	ASSERT_LE(0, pid);
@@ -422,7 +434,7 @@ TEST(privileged_writer_maps_ranges)
 		char path[64], buf[4096], *p;
 
 		snprintf(path, sizeof(path), "/proc/%d/status", pid);
-		ASSERT_LE(0, read_file(path, buf, sizeof(buf)));
+		ASSERT_LE(0, ns_read_file(path, buf, sizeof(buf)));
 		p = strstr(buf, "\nUid:");
 		ASSERT_NE(NULL, p);
 		EXPECT_EQ(101000, strtol(p + 5, NULL, 10));
@@ -486,14 +498,18 @@ static int map_views(void *arg)
 	if (rc)
 		return child_fail("sibling view failed (%d)", rc);
 	if (v[0] != 0 || v[1] != uid || v[2] != 1)
-		return child_fail("parent reads '%u %u %u', expected '0 %u 1'", v[0], v[1], v[2], uid);
+		return child_fail("parent reads '%u %u %u', expected '0 %u 1'",
+				  v[0], v[1], v[2], uid);
 	return 0;
 }
 
-/* uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's from a sibling (user_namespaces(7)). */
+/*
+ * uid_map reads relative to the reader: outside ids are the parent's from the parent, the sibling's
+ * from a sibling (user_namespaces(7)).
+ */
 TEST(uid_map_read_relative_to_reader)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(map_views, NULL));
 }
 

@@ -27,18 +27,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
-#define SKIP_UNLESS_REAL_ROOT() do { \
-	const char *why_ = idpeer_needs_real_root(); \
-	if (why_) \
-		SKIP(return, "%s", why_); \
-} while (0)
-
 /* Write @text to /proc/@pid/@file and expect -@err (0: success). */
 static int expect_write(pid_t pid, const char *file, const char *text, int err)
 {
@@ -58,7 +46,7 @@ static int expect_read(pid_t pid, const char *file, const char *want)
 	int n;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	n = read_file(path, buf, sizeof(buf));
+	n = ns_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return child_fail("read %s: %s", path, strerror(-n));
 	/* Normalise the column padding of the map files. */
@@ -104,10 +92,13 @@ static int parent_writes(void *arg)
 	return rc;
 }
 
-/* A process in the parent user namespace may write the child's uid_map and gid_map; the child then has the ids (user_namespaces(7), article part 5). */
+/*
+ * A process in the parent user namespace may write the child's uid_map and gid_map; the child then
+ * has the ids (user_namespaces(7), article part 5).
+ */
 TEST(map_written_from_parent_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(parent_writes, NULL));
 }
 
@@ -117,7 +108,7 @@ static int sibling_child(void *arg)
 
 	if (idpeer_enter_userns(0))
 		return 1;
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the sibling namespace");
 	return expect_write(target, "uid_map", "0 0 1\n", EPERM);
 }
@@ -143,10 +134,13 @@ static int sibling_writes(void *arg)
 	return rc;
 }
 
-/* A writer in a sibling user namespace, even with every capability there, gets EPERM (user_namespaces(7): writer in the namespace or its parent). */
+/*
+ * A writer in a sibling user namespace, even with every capability there, gets EPERM
+ * (user_namespaces(7): writer in the namespace or its parent).
+ */
 TEST(map_write_from_sibling_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(sibling_writes, NULL));
 }
 
@@ -199,10 +193,13 @@ static int grandparent_writes(void *arg)
 	return rc;
 }
 
-/* A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then works (user_namespaces(7)). */
+/*
+ * A writer two levels up (in the grandparent user namespace) gets EPERM; the parent's write then
+ * works (user_namespaces(7)).
+ */
 TEST(map_write_from_grandparent_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(grandparent_writes, NULL));
 }
 
@@ -229,10 +226,13 @@ static int unmapped_lower(void *arg)
 	return rc;
 }
 
-/* Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even for its root (user_namespaces(7)). */
+/*
+ * Every id on the outside of a map must be mapped in the parent user namespace: else EPERM, even
+ * for its root (user_namespaces(7)).
+ */
 TEST(map_of_id_unmapped_in_parent_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
 }
 
@@ -274,7 +274,10 @@ static int target_caps(void *arg)
 	return ns_run(0, target_cap, &with) | ns_run(0, target_cap, &without);
 }
 
-/* Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file: without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)). */
+/*
+ * Writing a map needs CAP_SYS_ADMIN in the target's user namespace held by the opener of the file:
+ * without it EPERM, while CAP_SETUID there is not needed (user_namespaces(7)).
+ */
 TEST(map_write_needs_opener_cap_sys_admin_in_target)
 {
 	/*
@@ -282,7 +285,7 @@ TEST(map_write_needs_opener_cap_sys_admin_in_target)
 	 * namespace; map_write() checks CAP_SYS_ADMIN there, in the opener's
 	 * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
 	 */
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
 }
 
@@ -310,10 +313,13 @@ static int deny_inherited(void *arg)
 	return rc;
 }
 
-/* "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be turned back to "allow" (EPERM) (user_namespaces(7)). */
+/*
+ * "deny" is permanent and a child user namespace starts with its parent's "deny", which cannot be
+ * turned back to "allow" (EPERM) (user_namespaces(7)).
+ */
 TEST(setgroups_deny_inherited_and_permanent)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
 }
 
@@ -326,7 +332,7 @@ static int unmapped_reader(void *arg)
 
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
-	if (read_proc_long("/proc/sys/kernel/overflowuid", &ouid))
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid))
 		return child_fail("overflowuid: %m");
 	if (getuid() != (uid_t)ouid || geteuid() != (uid_t)ouid)
 		return child_fail("own ids %u/%u in an unmapped namespace, expected %ld",
@@ -355,10 +361,13 @@ static int unmapped_shown(void *arg)
 	return rc;
 }
 
-/* An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and as the overflow uid in credentials (user_namespaces(7)). */
+/*
+ * An id with no mapping in the reader's namespace reads as 4294967295 ((uid_t)-1) in uid_map, and
+ * as the overflow uid in credentials (user_namespaces(7)).
+ */
 TEST(unmapped_id_reads_4294967295_in_maps)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unmapped_shown, NULL));
 }
 
@@ -370,7 +379,7 @@ static int projid_rules(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("still has capabilities");
 	rc |= expect_read(getpid(), "projid_map", "0 0 4294967295");
 	if (idpeer_start(&b, 0))
@@ -386,14 +395,17 @@ static int projid_rules(void *arg)
 	return rc;
 }
 
-/* projid_map starts empty, takes one write of project ids mapped in the parent even from a process without capabilities, then EPERM (user_namespaces(7)). */
+/*
+ * projid_map starts empty, takes one write of project ids mapped in the parent even from a process
+ * without capabilities, then EPERM (user_namespaces(7)).
+ */
 TEST(projid_map_written_once_without_capabilities)
 {
 	/*
 	 * Project ids need no capability (new_idmap_permitted() lets anyone
 	 * map them); the parent's projid_map must cover them.
 	 */
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
 	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
@@ -441,14 +453,17 @@ static int nodump_child(void *arg)
 	return rc | ns_run(0, nodump_self, NULL);
 }
 
-/* A non-dumpable process's map files belong to root: opening them for writing fails with EACCES, for the process itself and its parent (user_namespaces(7), proc(5)). */
+/*
+ * A non-dumpable process's map files belong to root: opening them for writing fails with EACCES,
+ * for the process itself and its parent (user_namespaces(7), proc(5)).
+ */
 TEST(map_of_nondumpable_process_eacces)
 {
 	/*
 	 * The own-id write after PR_SET_DUMPABLE 1 gives EPERM, not success: the
 	 * map "0 0 1" names an id (0) that is not the writer's.
 	 */
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
 }
 
@@ -501,14 +516,17 @@ static int opener_and_writer(void *arg)
 	return rc;
 }
 
-/* With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)). */
+/*
+ * With setgroups "allow", gid_map needs CAP_SETGID in the parent held by opener and writer (else
+ * EPERM), and "deny" is refused once gid_map is written (user_namespaces(7)).
+ */
 TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 {
 	/*
 	 * Needs real root: every user namespace an unprivileged process can make
 	 * has setgroups "deny" (its own gid_map needs it), and children inherit it.
 	 */
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, opener_and_writer, NULL));
 }
 
@@ -532,10 +550,13 @@ static int range_without_setuid(void *arg)
 	return rc;
 }
 
-/* Mapping anything beyond the writer's own single id needs CAP_SETUID in the parent namespace: EPERM without, success with (user_namespaces(7)). */
+/*
+ * Mapping anything beyond the writer's own single id needs CAP_SETUID in the parent namespace:
+ * EPERM without, success with (user_namespaces(7)).
+ */
 TEST(uid_map_range_needs_cap_setuid)
 {
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, range_without_setuid, NULL));
 }
 
@@ -581,7 +602,10 @@ static int root_needs_setfcap(void *arg)
 	return rc;
 }
 
-/* A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12). */
+/*
+ * A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent
+ * (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12).
+ */
 TEST(map_of_root_needs_cap_setfcap)
 {
 	/*
@@ -590,7 +614,7 @@ TEST(map_of_root_needs_cap_setfcap)
 	 * that the writer itself could not.  The kernel looks for an extent whose
 	 * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
 	 */
-	SKIP_UNLESS_REAL_ROOT();
+	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
 	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
 

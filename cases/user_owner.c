@@ -33,12 +33,6 @@
 #include "idpeer.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
 static int owned_by(const char *type, const struct ns_ident *owner)
 {
@@ -54,7 +48,7 @@ static int owned_by(const char *type, const struct ns_ident *owner)
 	close(fd);
 	if (ufd < 0)
 		return child_fail("NS_GET_USERNS on %s: %m", type);
-	err = userns_ident_of_fd(ufd, &got);
+	err = ns_ident_of_fd(ufd, &got);
 	close(ufd);
 	if (err)
 		return child_fail("fstat owner of %s", type);
@@ -95,12 +89,15 @@ static int combined(void *arg)
 	return rc;
 }
 
-/* One unshare(CLONE_NEWUSER | every other CLONE_NEW*) makes the user namespace first: each other namespace it creates is owned by the new one (user_namespaces(7), unshare(2)). */
+/*
+ * One unshare(CLONE_NEWUSER | every other CLONE_NEW*) makes the user namespace first: each other
+ * namespace it creates is owned by the new one (user_namespaces(7), unshare(2)).
+ */
 TEST(combined_unshare_namespaces_owned_by_new_userns)
 {
 	bool time = ns_type_available("time");
 
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	if (!ns_type_available("cgroup"))
 		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
 	ASSERT_EQ(0, userns_run_unpriv(combined, &time));
@@ -141,10 +138,13 @@ static int owner_after_setns(void *arg)
 	return rc;
 }
 
-/* A namespace is owned by the user namespace its creator is in at creation: after setns() into user ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)). */
+/*
+ * A namespace is owned by the user namespace its creator is in at creation: after setns() into user
+ * ns B, new UTS and IPC namespaces belong to B (user_namespaces(7)).
+ */
 TEST(owner_is_creators_userns_after_setns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
 }
 
@@ -243,10 +243,13 @@ static int creator_moves_on(void *arg)
 	return rc;
 }
 
-/* The owner is fixed at creation: a creator that moves on into a child user ns loses the privilege over the uts, net, mnt and cgroup namespaces it made (EPERM) (user_namespaces(7)). */
+/*
+ * The owner is fixed at creation: a creator that moves on into a child user ns loses the privilege
+ * over the uts, net, mnt and cgroup namespaces it made (EPERM) (user_namespaces(7)).
+ */
 TEST(creator_in_child_userns_loses_power_over_its_namespaces)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(creator_moves_on, NULL));
 }
 
@@ -361,7 +364,7 @@ static int socket_crossing(void *arg)
 		return child_fail("no socket from A");
 	}
 	/* We have no capability, but our euid owns A, which owns the netns. */
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		rc = child_fail("still has capabilities");
 	err = mtu_via(s);
 	if (err)
@@ -376,10 +379,13 @@ static int socket_crossing(void *arg)
 	return rc;
 }
 
-/* A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)). */
+/*
+ * A socket passed out keeps its netns; privilege over it is the netns owner's: a process in the
+ * parent userns with the owner's euid has it, root of a sibling userns not (user_namespaces(7)).
+ */
 TEST(socket_privilege_follows_netns_owner)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(socket_crossing, NULL));
 }
 
@@ -435,10 +441,13 @@ static int file_crossing(void *arg)
 	return rc;
 }
 
-/* A file opened in a user namespace and passed out keeps the access granted at open, to a receiver that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)). */
+/*
+ * A file opened in a user namespace and passed out keeps the access granted at open, to a receiver
+ * that could not open it, and its owner reads as the receiver's ids (user_namespaces(7)).
+ */
 TEST(file_fd_keeps_access_across_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(file_crossing, NULL));
 }
 

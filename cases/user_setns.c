@@ -24,12 +24,6 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
-#define SKIP_IF_NO_UNPRIV_USERNS() do { \
-	const char *why_ = userns_unprivileged_blocker(); \
-	if (why_) \
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why_); \
-} while (0)
-
 /* What a joining child gets: the target namespace, open, and its identity. */
 struct target {
 	int fd;
@@ -48,7 +42,7 @@ static int target_start(struct userns_holder *h, struct target *t)
 		return child_fail("child in a new user namespace failed");
 	t->holder = h->pid;
 	t->fd = ns_open(h->pid, "user");
-	if (t->fd < 0 || userns_ident_of_fd(t->fd, &t->id)) {
+	if (t->fd < 0 || ns_ident_of_fd(t->fd, &t->id)) {
 		userns_release(h);
 		return child_fail("open /proc/%d/ns/user: %s", h->pid, strerror(-t->fd));
 	}
@@ -102,7 +96,7 @@ static int expect_setns_fails(const struct target *t, int err)
 
 static int join_child_ns(struct target *t)
 {
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("joiner has capabilities before setns");
 	if (setns(t->fd, CLONE_NEWUSER))
 		return child_fail("setns into a child user ns of the same euid: %m");
@@ -120,22 +114,24 @@ static int join_child(void *arg)
 }
 
 /*
+ * A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there
+ * (user_namespaces(7), setns(2)).
+ *
  * The check follows userns_setns_test.c.
  */
-/* A process can join a child userns created with its euid, as owner it has CAP_SYS_ADMIN there (user_namespaces(7), setns(2)). */
 TEST(setns_into_child_userns_of_same_euid)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_child, NULL));
 }
 
 static int caps_after_join_ns(struct target *t)
 {
-	if (!caps_none_effective())
+	if (!ns_caps_none_effective())
 		return child_fail("joiner has capabilities before setns");
 	if (setns(t->fd, CLONE_NEWUSER))
 		return child_fail("setns: %m");
-	if (!caps_all_effective() || !caps_all_bounding())
+	if (!ns_caps_all_effective() || !ns_caps_all_bounding())
 		return child_fail("no full capability set after joining");
 	/* The capabilities work: CAP_SYS_ADMIN here creates a UTS namespace. */
 	if (unshare(CLONE_NEWUTS))
@@ -149,10 +145,13 @@ static int caps_after_join(void *arg)
 	return with_target(caps_after_join_ns);
 }
 
-/* After setns() into a user namespace the process has every capability in it (user_namespaces(7), setns(2), userns_setns_test.c). */
+/*
+ * After setns() into a user namespace the process has every capability in it (user_namespaces(7),
+ * setns(2), userns_setns_test.c).
+ */
 TEST(caps_full_after_setns_into_userns)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(caps_after_join, NULL));
 }
 
@@ -162,7 +161,7 @@ static int join_from_sibling_ns(struct target *t)
 {
 	if (ns_unshare_userns_root(0))
 		return child_fail("own user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the own user ns");
 	return expect_setns_fails(t, EPERM);
 }
@@ -173,10 +172,13 @@ static int join_from_sibling(void *arg)
 	return with_target(join_from_sibling_ns);
 }
 
-/* Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM (setns(2), userns_setns_test.c). */
+/*
+ * Joining a user ns needs CAP_SYS_ADMIN in it: every capability in a sibling userns gives EPERM
+ * (setns(2), userns_setns_test.c).
+ */
 TEST(setns_into_sibling_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_from_sibling, NULL));
 }
 
@@ -186,19 +188,22 @@ static int join_ancestor(void *arg)
 
 	(void)arg;
 	t.fd = ns_open(0, "user");
-	if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
+	if (t.fd < 0 || ns_ident_of_fd(t.fd, &t.id))
 		return child_fail("open own user ns: %s", strerror(-t.fd));
 	if (ns_unshare_userns_root(0))
 		return child_fail("child user namespace: %m");
-	if (!caps_all_effective())
+	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the child user ns");
 	return expect_setns_fails(&t, EPERM);
 }
 
-/* A process cannot join an ancestor user ns, even with every capability in its own: EPERM (user_namespaces(7), userns_setns_test.c). */
+/*
+ * A process cannot join an ancestor user ns, even with every capability in its own: EPERM
+ * (user_namespaces(7), userns_setns_test.c).
+ */
 TEST(setns_into_ancestor_userns_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_ancestor, NULL));
 }
 
@@ -212,7 +217,7 @@ static int join_own(void *arg)
 		if (round == 1 && ns_unshare_userns_root(0))
 			return child_fail("new user namespace: %m");
 		t.fd = ns_open(0, "user");
-		if (t.fd < 0 || userns_ident_of_fd(t.fd, &t.id))
+		if (t.fd < 0 || ns_ident_of_fd(t.fd, &t.id))
 			return child_fail("open own user ns: %s", strerror(-t.fd));
 		if (setns(t.fd, CLONE_NEWUSER) == 0)
 			return child_fail("setns into the own user namespace succeeded");
@@ -225,12 +230,14 @@ static int join_own(void *arg)
 }
 
 /*
+ * setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2),
+ * user_namespaces(7)).
+ *
  * No capabilities are regained by re-entering.
  */
-/* setns() into the own user namespace fails with EINVAL, with or without capabilities (setns(2), user_namespaces(7)). */
 TEST(setns_into_own_userns_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_own, NULL));
 }
 
@@ -261,17 +268,18 @@ static int second_thread(pthread_t *th, int p[2])
 /* The precondition, as the kernel counts it: at least two threads now. */
 static int still_threaded(void)
 {
-	int n = userns_thread_count();
+	int n = ns_thread_count();
 
 	if (n < 2)
-		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2", n);
+		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2",
+				  n);
 	return 0;
 }
 
 /*
  * Let the thread end, join it, then wait until the kernel has taken it
  * out of our thread group: pthread_join() returns before that (see
- * userns_wait_single_threaded()), and under one CPU the joiner often runs
+ * ns_wait_single_threaded()), and under one CPU the joiner often runs
  * first.  0, or child_fail().
  */
 static int end_thread(pthread_t th, int p[2])
@@ -281,10 +289,10 @@ static int end_thread(pthread_t th, int p[2])
 	close(p[1]);
 	pthread_join(th, NULL);
 	close(p[0]);
-	err = userns_wait_single_threaded(NS_WAIT_MS);
+	err = ns_wait_single_threaded(NS_WAIT_MS);
 	if (err) {
 		errno = -err;
-		return child_fail("still %d threads after pthread_join: %m", userns_thread_count());
+		return child_fail("still %d threads after pthread_join: %m", ns_thread_count());
 	}
 	return 0;
 }
@@ -312,10 +320,13 @@ static int join_threaded(void *arg)
 	return with_target(join_threaded_ns);
 }
 
-/* A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2), user_namespaces(7)). */
+/*
+ * A multithreaded process cannot setns() into a user namespace: EINVAL (setns(2),
+ * user_namespaces(7)).
+ */
 TEST(setns_userns_multithreaded_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_threaded, NULL));
 }
 
@@ -345,10 +356,12 @@ static int unshare_threaded(void *arg)
 	return in_userns(&before, false);
 }
 
-/* A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)). */
+/*
+ * A multithreaded process cannot unshare(CLONE_NEWUSER): EINVAL (unshare(2), user_namespaces(7)).
+ */
 TEST(unshare_userns_multithreaded_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unshare_threaded, NULL));
 }
 
@@ -379,13 +392,15 @@ static int join_sharing_fs(void *arg)
 }
 
 /*
+ * A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user
+ * namespace: EINVAL (setns(2)).
+ *
  * The chroot rule of the pages is about creating a user namespace, see
  * unshare_userns_chrooted_eperm.
  */
-/* A process sharing its filesystem attributes (CLONE_FS) with another cannot setns() into a user namespace: EINVAL (setns(2)). */
 TEST(setns_userns_sharing_fs_einval)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_sharing_fs, NULL));
 }
 
@@ -415,10 +430,13 @@ static int unshare_chrooted(void *arg)
 	return in_userns(&before, false);
 }
 
-/* A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2), clone(2), user_namespaces(7)). */
+/*
+ * A chrooted process (root not its mount ns's) cannot create a user namespace: EPERM (unshare(2),
+ * clone(2), user_namespaces(7)).
+ */
 TEST(unshare_userns_chrooted_eperm)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(unshare_chrooted, NULL));
 }
 
@@ -452,13 +470,15 @@ static int join_chrooted(void *arg)
 }
 
 /*
+ * A chrooted process can still setns() into a user ns: the chroot rule is about creating one
+ * (setns(2) lists no such error).
+ *
  * The issue's reading of userns_setns_test.c is wrong, see
  * kernel-vs-manpages.md.
  */
-/* A chrooted process can still setns() into a user ns: the chroot rule is about creating one (setns(2) lists no such error). */
 TEST(setns_userns_from_chroot_allowed)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(join_chrooted, NULL));
 }
 
@@ -493,7 +513,7 @@ static int levels_up_to(int fd, const struct ns_ident *top)
 	struct ns_ident id;
 	int n = 0, up;
 
-	while (!userns_ident_of_fd(fd, &id) && !ns_ident_eq(&id, top) && n < 70) {
+	while (!ns_ident_of_fd(fd, &id) && !ns_ident_eq(&id, top) && n < 70) {
 		up = ioctl(fd, NS_GET_PARENT);
 		close(fd);
 		if (up < 0)
@@ -565,6 +585,9 @@ static int nest(void *arg)
 }
 
 /*
+ * User namespaces nest to level 33 below the initial one, then creation fails with ENOSPC
+ * (user_namespaces(7)).
+ *
  * user_namespaces(7) says user namespaces nest to 32 levels; the kernel
  * refuses a new one only when its parent is deeper than 32, so levels
  * 1..33 below the initial namespace exist (kernel-vs-manpages.md, the same
@@ -572,10 +595,9 @@ static int nest(void *arg)
  * level L, 33 - L nested user namespaces succeed and the next fails with
  * ENOSPC (EUSERS in 3.11-4.8).
  */
-/* User namespaces nest to level 33 below the initial one, then creation fails with ENOSPC (user_namespaces(7)). */
 TEST(userns_nesting_limit_enospc)
 {
-	SKIP_IF_NO_UNPRIV_USERNS();
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(nest, NULL));
 }
 
@@ -591,7 +613,7 @@ static int lowered_limit(void *arg)
 		return child_fail("user namespace: %m");
 	if (ns_write_proc(0, "../sys/user/max_user_namespaces", "2"))
 		return child_fail("root of a child user ns cannot write " MAX_USERNS);
-	if (read_proc_long(MAX_USERNS, &inside) || inside != 2)
+	if (ns_read_long(MAX_USERNS, &inside) || inside != 2)
 		return child_fail("own copy reads %ld after writing 2", inside);
 	while (made < 5 && ns_unshare_userns_root(0) == 0)
 		made++;
@@ -603,19 +625,20 @@ static int lowered_limit(void *arg)
 }
 
 /*
+ * max_user_namespaces is per userns: its root may lower its copy, then more below get ENOSPC; the
+ * parent's stays (namespaces(7)).
+ *
  * The file is /proc/sys/user/max_user_namespaces.
  */
-/* max_user_namespaces is per userns: its root may lower its copy, then more below get ENOSPC; the parent's stays (namespaces(7)). */
 TEST(max_user_namespaces_lowered_in_child_enospc)
 {
 	long before, after;
 
-	if (access(MAX_USERNS, F_OK))
-		SKIP(return, "no " MAX_USERNS " (kernel before 4.9)");
-	SKIP_IF_NO_UNPRIV_USERNS();
-	ASSERT_EQ(0, read_proc_long(MAX_USERNS, &before));
+	NS_NEED_FEATURE(access(MAX_USERNS, F_OK), "/proc/sys/user/max_*_namespaces", "4.9");
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &before));
 	ASSERT_EQ(0, userns_run_unpriv(lowered_limit, NULL));
-	ASSERT_EQ(0, read_proc_long(MAX_USERNS, &after));
+	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &after));
 	EXPECT_EQ(before, after);
 	EXPECT_NE(2, after);
 }

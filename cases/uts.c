@@ -86,7 +86,7 @@ static void current_names(struct names *n)
  */
 static int outer_for_unprivileged(struct names *outer)
 {
-	if (have_sys_admin())
+	if (ns_have_sys_admin())
 		return private_uts(outer);
 	current_names(outer);
 	return 0;
@@ -97,6 +97,13 @@ struct child_arg {
 	struct names names;
 	struct names seen;
 };
+
+/* In a child: tell the parent we are ready, wait for its word: 0 or -1. */
+static int report_and_wait(struct child_arg *a)
+{
+	ns_sync_tell(&a->sync, true, NULL, 0);
+	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS);
+}
 
 static int set_and_report(void *p)
 {
@@ -109,14 +116,16 @@ static int set_and_report(void *p)
 		return child_fail("set names: %s", strerror(-err));
 	if (names_are(&a->names, "child after setting"))
 		return 1;
-	ns_sync_tell(&a->sync, true, NULL, 0);
 	/* Stay alive until the parent has looked; the names must still be ours. */
-	if (ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS))
+	if (report_and_wait(a))
 		return child_fail("parent never released the child");
 	return names_are(&a->names, "child at the end");
 }
 
-/* Start @fn in a child in a new UTS namespace; returns its pid. */
+/*
+ * Start @fn in a child in a new UTS namespace and wait for its first word;
+ * returns its pid, or -1 (the child reaped).
+ */
 static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 {
 	pid_t pid;
@@ -127,10 +136,29 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 	if (pid == 0)
 		_exit(fn(a));
 	ns_sync_parent_side(&a->sync);
+	if (pid > 0 && ns_sync_wait(&a->sync, false, NULL, 0, NS_WAIT_MS)) {
+		ns_sync_close(&a->sync);
+		ns_wait(pid, NS_WAIT_MS);
+		return -1;
+	}
 	return pid;
 }
 
-/* A hostname and NIS domain name set in a new UTS namespace are seen inside, not outside (uts_namespaces(7)). */
+/* Let the child @pid go on and end: its exit code (as ns_wait()). */
+static int release_child(struct child_arg *a, pid_t pid)
+{
+	int rc;
+
+	ns_sync_tell(&a->sync, false, NULL, 0);
+	rc = ns_wait(pid, NS_WAIT_MS);
+	ns_sync_close(&a->sync);
+	return rc;
+}
+
+/*
+ * A hostname and NIS domain name set in a new UTS namespace are seen inside, not outside
+ * (uts_namespaces(7)).
+ */
 TEST(names_set_inside_not_seen_outside)
 {
 	struct child_arg a;
@@ -141,13 +169,10 @@ TEST(names_set_inside_not_seen_outside)
 	make_names(&a.names, "inner");
 	pid = start_child(&a, set_and_report);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	/* The child is alive with its new names: the parent must not see them. */
 	EXPECT_EQ(0, names_are(&outer, "parent while child runs"));
 	EXPECT_EQ(0, ns_same_as_self(pid, "uts"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int check_copy_then_outer_change(void *p)
@@ -158,51 +183,61 @@ static int check_copy_then_outer_change(void *p)
 	/* At creation the new namespace holds a copy of the creator's names. */
 	if (names_are(&a->seen, "child at creation"))
 		return 1;
-	ns_sync_tell(&a->sync, true, NULL, 0);
-	if (ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS))
+	if (report_and_wait(a))
 		return child_fail("parent never said it changed its names");
 	/* The creator changed its names since: the child keeps the copy. */
 	return names_are(&a->seen, "child after parent's change");
 }
 
-/* A new UTS namespace starts as a copy of the creator's names (uts_namespaces(7), clone(2) CLONE_NEWUTS). */
+/*
+ * In our own UTS namespace (its names in @outer), a child that checks it
+ * starts with a copy of them and keeps it: its pid, or -1.
+ */
+static pid_t start_copy_checker(struct child_arg *a, struct names *outer)
+{
+	if (private_uts(outer))
+		return -1;
+	a->seen = *outer;
+	return start_child(a, check_copy_then_outer_change);
+}
+
+/*
+ * A new UTS namespace starts as a copy of the creator's names (uts_namespaces(7), clone(2)
+ * CLONE_NEWUTS).
+ */
 TEST(new_namespace_starts_as_copy)
 {
 	struct child_arg a;
 	struct names outer;
 	pid_t pid;
 
-	ASSERT_EQ(0, private_uts(&outer));
-	a.seen = outer;
-	pid = start_child(&a, check_copy_then_outer_change);
+	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
-/* A change made outside after the namespace was created is not seen inside (article part 1, uts_namespaces(7)). */
+/*
+ * A change made outside after the namespace was created is not seen inside (article part 1,
+ * uts_namespaces(7)).
+ */
 TEST(outside_change_not_seen_inside)
 {
 	struct names outer, changed;
 	struct child_arg a;
 	pid_t pid;
 
-	ASSERT_EQ(0, private_uts(&outer));
-	a.seen = outer;
-	pid = start_child(&a, check_copy_then_outer_change);
+	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	make_names(&changed, "changed");
 	ASSERT_EQ(0, set_names(&changed));
 	ASSERT_EQ(0, names_are(&changed, "parent after change"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
-/* Two sibling UTS namespaces keep their own names (uts_namespaces(7); LTP utsname03 checks one direction). */
+/*
+ * Two sibling UTS namespaces keep their own names (uts_namespaces(7); LTP utsname03 checks one
+ * direction).
+ */
 TEST(sibling_namespaces_independent)
 {
 	struct child_arg a, b;
@@ -215,18 +250,13 @@ TEST(sibling_namespaces_independent)
 	b.names.host[4] = 'S';
 	pa = start_child(&a, set_and_report);
 	ASSERT_GT(pa, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	pb = start_child(&b, set_and_report);
 	ASSERT_GT(pb, 0);
-	ASSERT_EQ(0, ns_sync_wait(&b.sync, false, NULL, 0, NS_WAIT_MS));
 	/* Both set their names; each re-checks its own when released. */
 	EXPECT_EQ(0, ns_same_as_self(pa, "uts"));
 	EXPECT_EQ(0, names_are(&outer, "parent"));
-	ns_sync_tell(&b.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pb, NS_WAIT_MS));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pa, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&b, pb));
+	EXPECT_EQ(0, release_child(&a, pa));
 	ns_sync_close(&b.sync);
 }
 
@@ -235,7 +265,7 @@ static int expect_eperm_unprivileged(void *p)
 	const struct names *before = p;
 	struct names n;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	make_names(&n, "denied");
 	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
@@ -245,7 +275,10 @@ static int expect_eperm_unprivileged(void *p)
 	return names_are(before, "after refused changes");
 }
 
-/* sethostname() and setdomainname() fail with EPERM without CAP_SYS_ADMIN in the owning user namespace (sethostname(2), uts_namespaces(7)). */
+/*
+ * sethostname() and setdomainname() fail with EPERM without CAP_SYS_ADMIN in the owning user
+ * namespace (sethostname(2), uts_namespaces(7)).
+ */
 TEST(set_names_needs_cap_sys_admin)
 {
 	struct names outer;
@@ -261,7 +294,7 @@ static int unprivileged_new_userns_uts(void *p)
 	uid_t uid;
 	gid_t gid;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	uid = geteuid();
 	gid = getegid();
@@ -278,14 +311,15 @@ static int unprivileged_new_userns_uts(void *p)
 	return names_are(&n, "new namespace after change");
 }
 
-/* An unprivileged process can set names in a UTS namespace created with a new user namespace (user_namespaces(7), article part 5). */
+/*
+ * An unprivileged process can set names in a UTS namespace created with a new user namespace
+ * (user_namespaces(7), article part 5).
+ */
 TEST(set_names_in_uts_created_with_new_userns)
 {
-	const char *why = userns_unprivileged_blocker();
 	struct names outer;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, outer_for_unprivileged(&outer));
 	EXPECT_EQ(0, ns_run(0, unprivileged_new_userns_uts, &outer));
 	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
@@ -296,26 +330,28 @@ static int userns_only_cannot_set(void *p)
 	const struct names *outer = p;
 	struct names n;
 
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (ns_unshare_userns_root(0))
 		return child_fail("new user namespace: %m");
-	if (!cap_effective(CAP_SYS_ADMIN))
+	if (!ns_cap_effective(CAP_SYS_ADMIN))
 		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
 	make_names(&n, "owner");
 	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
-		return child_fail("sethostname in a UTS namespace owned by the parent user namespace: %m, expected EPERM");
+		return child_fail("sethostname in a UTS namespace owned by the parent user "
+				  "namespace: %m, expected EPERM");
 	return names_are(outer, "after refused change");
 }
 
-/* CAP_SYS_ADMIN in a new user namespace does not cover the UTS namespace the parent's user namespace owns (user_namespaces(7)). */
+/*
+ * CAP_SYS_ADMIN in a new user namespace does not cover the UTS namespace the parent's user
+ * namespace owns (user_namespaces(7)).
+ */
 TEST(set_names_refused_in_uts_owned_by_other_userns)
 {
-	const char *why = userns_unprivileged_blocker();
 	struct names outer;
 
-	if (why)
-		SKIP(return, "unprivileged user namespaces unavailable: %s", why);
+	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, outer_for_unprivileged(&outer));
 	EXPECT_EQ(0, ns_run(0, userns_only_cannot_set, &outer));
 }
@@ -325,7 +361,7 @@ static int proc_file_is(const char *file, const char *want)
 	char path[64], buf[128];
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", file);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return child_fail("read %s: %m", path);
 	buf[strcspn(buf, "\n")] = '\0';
 	if (strcmp(buf, want))
@@ -357,15 +393,15 @@ static void check_proc_from_both_sides(struct __test_metadata *_metadata,
 	make_names(&a.names, "procfs");
 	pid = start_child(&a, fn);
 	ASSERT_GT(pid, 0);
-	EXPECT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	EXPECT_EQ(0, proc_file_is("hostname", outer->host));
 	EXPECT_EQ(0, proc_file_is("domainname", outer->domain));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
-/* /proc/sys/kernel/hostname and domainname show the reader's UTS namespace (uts_namespaces(7), proc(5)). */
+/*
+ * /proc/sys/kernel/hostname and domainname show the reader's UTS namespace (uts_namespaces(7),
+ * proc(5)).
+ */
 TEST(proc_sys_names_read_follow_namespace)
 {
 	struct names outer;
@@ -374,27 +410,14 @@ TEST(proc_sys_names_read_follow_namespace)
 	check_proc_from_both_sides(_metadata, &outer, read_proc_names);
 }
 
-static int write_one(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static int write_proc_names(void *p)
 {
 	struct child_arg *a = p;
 
 	ns_sync_child_side(&a->sync);
 	/* Writing the /proc files changes this namespace's names... */
-	if (write_one("/proc/sys/kernel/hostname", a->names.host) ||
-	    write_one("/proc/sys/kernel/domainname", a->names.domain))
+	if (ns_write_file("/proc/sys/kernel/hostname", a->names.host) ||
+	    ns_write_file("/proc/sys/kernel/domainname", a->names.domain))
 		return child_fail("write /proc/sys/kernel/{host,domain}name: %m");
 	/* ...as uname() shows. */
 	if (names_are(&a->names, "uname after /proc write"))
@@ -403,14 +426,16 @@ static int write_proc_names(void *p)
 	return ns_sync_wait(&a->sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
 }
 
-/* Writing /proc/sys/kernel/hostname and domainname changes only the writer's UTS namespace (uts_namespaces(7), proc(5)). */
+/*
+ * Writing /proc/sys/kernel/hostname and domainname changes only the writer's UTS namespace
+ * (uts_namespaces(7), proc(5)).
+ */
 TEST(proc_sys_names_write_changes_own_namespace)
 {
 	struct names outer;
 
 	/* The files are writable by uid 0 of the initial user namespace only. */
-	if (!in_initial_userns() || geteuid() != 0)
-		SKIP(return, "needs uid 0 in the initial user namespace (user pass)");
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && geteuid() == 0);
 	ASSERT_EQ(0, private_uts(&outer));
 	check_proc_from_both_sides(_metadata, &outer, write_proc_names);
 }
@@ -428,7 +453,10 @@ static int join_uts_of(pid_t pid)
 	return err;
 }
 
-/* setns() into another process's UTS namespace makes its names the joiner's (setns(2), article part 2 ns_exec.c). */
+/*
+ * setns() into another process's UTS namespace makes its names the joiner's (setns(2), article part
+ * 2 ns_exec.c).
+ */
 TEST(setns_joins_target_names)
 {
 	struct child_arg a;
@@ -440,15 +468,12 @@ TEST(setns_joins_target_names)
 	make_names(&a.names, "target");
 	pid = start_child(&a, set_and_report);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	ASSERT_EQ(0, ns_ident_of(pid, "uts", &target));
 	EXPECT_EQ(0, join_uts_of(pid));
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &self));
 	EXPECT_TRUE(ns_ident_eq(&self, &target));
 	EXPECT_EQ(0, names_are(&a.names, "joiner"));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int witness(void *p)
@@ -462,7 +487,10 @@ static int witness(void *p)
 	return names_are(&a->seen, "process left in the old namespace");
 }
 
-/* unshare(CLONE_NEWUTS) moves the caller itself into the new namespace, unlike CLONE_NEWPID (unshare(2), article part 2). */
+/*
+ * unshare(CLONE_NEWUTS) moves the caller itself into the new namespace, unlike CLONE_NEWPID
+ * (unshare(2), article part 2).
+ */
 TEST(unshare_moves_caller)
 {
 	struct ns_ident before, after;
@@ -487,15 +515,13 @@ TEST(unshare_moves_caller)
 	EXPECT_EQ(0, names_are(&outer, "caller right after unshare"));
 	make_names(&n, "unshared");
 	ASSERT_EQ(0, set_names(&n));
-	ns_sync_tell(&a.sync, false, NULL, 0);
-	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
-	ns_sync_close(&a.sync);
+	EXPECT_EQ(0, release_child(&a, pid));
 }
 
 static int unprivileged_unshare_uts(void *p)
 {
 	(void)p;
-	if (become_unprivileged())
+	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
 	if (unshare(CLONE_NEWUTS) == 0)
 		return child_fail("unshare(CLONE_NEWUTS) succeeded without CAP_SYS_ADMIN");

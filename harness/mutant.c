@@ -65,24 +65,6 @@
 
 #define MAX_NR 1024
 
-struct flag_name {
-	const char *name;
-	const char *type;	/* /proc/self/ns name */
-	unsigned long bit;
-	bool in_clone;		/* settable in clone()'s flags */
-};
-
-static const struct flag_name flag_names[] = {
-	{ "CLONE_NEWNS", "mnt", CLONE_NEWNS, true },
-	{ "CLONE_NEWUTS", "uts", CLONE_NEWUTS, true },
-	{ "CLONE_NEWIPC", "ipc", CLONE_NEWIPC, true },
-	{ "CLONE_NEWUSER", "user", CLONE_NEWUSER, true },
-	{ "CLONE_NEWPID", "pid", CLONE_NEWPID, true },
-	{ "CLONE_NEWNET", "net", CLONE_NEWNET, true },
-	{ "CLONE_NEWCGROUP", "cgroup", CLONE_NEWCGROUP, true },
-	{ "CLONE_NEWTIME", "time", CLONE_NEWTIME, false },
-};
-
 struct sys_name {
 	const char *name;
 	long nr;
@@ -174,18 +156,6 @@ static void usage(FILE *f)
 		"NEWTIME (or mnt uts ipc user pid net cgroup time).\n");
 }
 
-static const struct flag_name *find_flag(const char *s)
-{
-	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
-		const struct flag_name *f = &flag_names[i];
-
-		if (!strcmp(s, f->name) || !strcmp(s, f->name + 6) ||
-		    !strcmp(s, f->type))
-			return f;
-	}
-	return NULL;
-}
-
 static long find_sys(const char *s)
 {
 	for (size_t i = 0; i < sizeof(sys_names) / sizeof(sys_names[0]); i++)
@@ -205,21 +175,21 @@ static char **parse_opts(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct flag_name *f;
+	const struct ns_type *f;
 	int c, kinds = 0;
 	long nr;
 
 	while ((c = getopt_long(argc, argv, "+c:f:nsSh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			f = find_flag(optarg);
+			f = ns_type_named(optarg);
 			if (!f || mut.clear) {
 				fprintf(stderr, "mutant: bad or second --clear '%s'\n", optarg);
 				exit(2);
 			}
-			mut.clear = f->bit;
-			mut.clear_in_clone = f->in_clone;
-			mut.clear_name = f->name;
+			mut.clear = f->flag;
+			mut.clear_in_clone = f->legacy_clone;
+			mut.clear_name = f->flag_name;
 			kinds++;
 			break;
 		case 'f':
@@ -281,7 +251,7 @@ static pid_t ppid_of(pid_t pid)
 	int ppid = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return 0;
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
@@ -554,7 +524,7 @@ static void report(void)
 /* Fresh namespaces for the supervisor and the case: see the top comment. */
 static int sandbox(void)
 {
-	if (mut.no_sandbox || !have_sys_admin())
+	if (mut.no_sandbox || !ns_have_sys_admin())
 		return 0;
 	if (unshare(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
 		    CLONE_NEWCGROUP)) {

@@ -558,7 +558,7 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 		if (own_ns && !stat(o->argv[0], &st) &&
 		    !(may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4)))
 			private_copy(o->argv[0]);
-		if (drop_privileges(o->uid, o->gid)) {
+		if (ns_drop_privileges(o->uid, o->gid)) {
 			fprintf(stderr, "nsrun: cannot drop to uid %u gid %u: %m\n",
 				o->uid, o->gid);
 			_exit(126);
@@ -712,7 +712,7 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	int base = pidns_proc_level(), own_levels = pidns_self_levels();
 	pid_t pid;
 
-	*own_ns = have_sys_admin();
+	*own_ns = ns_have_sys_admin();
 	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : 0);
 	if (pid < 0 && *own_ns) {
 		*own_ns = false;

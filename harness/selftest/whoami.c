@@ -16,14 +16,14 @@ int main(void)
 	char status[8192], *line;
 
 	printf("TAP version 13\n1..1\n");
-	if (read_file("/proc/self/status", status, sizeof(status)) < 0)
+	if (ns_read_file("/proc/self/status", status, sizeof(status)) < 0)
 		return 1;
 	for (line = strtok(status, "\n"); line; line = strtok(NULL, "\n"))
 		if (!strncmp(line, "Uid:", 4) || !strncmp(line, "Gid:", 4) ||
 		    !strncmp(line, "Cap", 3) || !strncmp(line, "NSpid:", 6))
 			printf("# %s\n", line);
-	printf("# pid %d sys_admin %d none %d\n", getpid(), have_sys_admin(),
-	       caps_none_effective());
+	printf("# pid %d sys_admin %d none %d\n", getpid(), ns_have_sys_admin(),
+	       ns_caps_none_effective());
 	printf("ok 1 whoami\n");
 	return 0;
 }
