@@ -18,36 +18,12 @@
 
 #include "mntns.h"
 #include "nsapi.h"
+#include "nsnew.h"
 #include "kselftest_harness.h"
 
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
 #endif
-#ifndef SYS_statmount
-#define SYS_statmount 457
-#endif
-#define NSC_STATMOUNT_MNT_BASIC 0x00000002U
-struct nsc_mnt_id_req {
-	uint32_t size;
-	uint32_t spare;
-	uint64_t mnt_id;
-	uint64_t param;
-};
-/* The start of struct statmount (6.8), with room for the rest. */
-struct nsc_statmount {
-	uint32_t size;
-	uint32_t mnt_opts;
-	uint64_t mask;
-	uint32_t sb_dev_major;
-	uint32_t sb_dev_minor;
-	uint64_t sb_magic;
-	uint32_t sb_flags;
-	uint32_t fs_type;
-	uint64_t mnt_id;
-	uint64_t mnt_parent_id;
-	char rest[4096];
-};
-
 /* true when the fd @fd names the namespace @type of @pid. */
 static bool fd_is_ns_of(int fd, pid_t pid, const char *type)
 {
@@ -366,13 +342,10 @@ static int mounts_below_root(bool *exact)
 	    !(sx.stx_mask & STATX_MNT_ID_UNIQUE))
 		return 0;
 	for (id = sx.stx_mnt_id; n < 64; n++) {
-		struct nsc_mnt_id_req req = {
-			sizeof(req), 0, id, NSC_STATMOUNT_MNT_BASIC
-		};
-		struct nsc_statmount sm;
+		struct nsnew_statmount sm;
 
-		if (syscall(SYS_statmount, &req, &sm, sizeof(sm), 0) ||
-		    !(sm.mask & NSC_STATMOUNT_MNT_BASIC))
+		if (nsnew_statmount(id, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm) ||
+		    !(sm.mask & NSNEW_STATMOUNT_MNT_BASIC))
 			return n;
 		if (sm.mnt_parent_id == sm.mnt_id) {
 			*exact = true;
