@@ -233,26 +233,46 @@ TEST(sys_class_net_follows_netns_of_sysfs_mount)
 /* --- root of a user namespace and a netns it does not own ------------------ */
 
 /*
- * Run @fn(@arg) as root of a user namespace made by nobody, still in the
- * test's netns (owned by an ancestor user namespace); ns_wait()'s result.
+ * Run @fn(@arg) as root of a user namespace made by nobody, in a netns the
+ * test made first (owned by an ancestor user namespace): never the test's
+ * own netns, which may be the host's.  @after(@arg), when given, runs in
+ * that netns once @fn's process has exited.  ns_wait()'s result.
  */
-static int as_foreign_root(int (*fn)(void *), void *arg)
+static int as_foreign_root(int (*fn)(void *), int (*after)(void *), void *arg)
 {
-	pid_t pid = ns_clone(0);
+	pid_t pid = ns_clone_admin(CLONE_NEWNET);
 
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (userns_become_unprivileged() || ns_unshare_userns_root(0))
-			_exit(child_fail("nobody, then root of a new user namespace: %m"));
-		_exit(fn(arg));
+		pid_t inner = ns_clone(0);
+		int rc;
+
+		if (inner < 0)
+			_exit(child_fail("fork: %m"));
+		if (inner == 0) {
+			/*
+			 * Real root becomes nobody.  In a user namespace whose
+			 * only id is 0 the ids stay (mapping 0 to 0 needs
+			 * CAP_SETFCAP, linux:db2e718a4798); a process in the
+			 * new user namespace has no capability in any ancestor.
+			 */
+			if ((ns_in_initial_userns() && userns_become_unprivileged()) ||
+			    ns_unshare_userns_root(0))
+				_exit(child_fail("nobody, then root of a new user namespace: %m"));
+			_exit(fn(arg));
+		}
+		rc = ns_wait(inner, NS_WAIT_MS);
+		if (rc == 0 && after)
+			rc = after(arg);
+		_exit(rc);
 	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_wait(pid, 2 * NS_WAIT_MS);
 }
 
 struct foreign_rec {
-	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test's netns */
-	int sysctl_foreign;	/* -errno of opening a net sysctl of the test's netns for writing */
+	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test-made outer netns */
+	int sysctl_foreign;	/* -errno of opening a net sysctl of it for writing */
 	int mtu_own;		/* the same in a netns of the user namespace */
 	int sysctl_own;
 	int caps_all;		/* root inside the user namespace had every capability */
@@ -318,7 +338,7 @@ TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->mtu_foreign = r->sysctl_foreign = r->mtu_own = r->sysctl_own = 1;
-	ASSERT_EQ(0, as_foreign_root(foreign_netns, r));
+	ASSERT_EQ(0, as_foreign_root(foreign_netns, NULL, r));
 	EXPECT_EQ(1, r->caps_all);
 	EXPECT_EQ(-EPERM, r->mtu_foreign);
 	EXPECT_EQ(-EACCES, r->sysctl_foreign);
@@ -329,10 +349,19 @@ TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 struct move_rec {
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 	int skip;
-	int move_foreign;	/* libnl error of moving vb into the test's netns */
+	int move_foreign;	/* libnl error of moving vb into the outer netns */
+	int outer_has;		/* the outer netns lists vb afterwards */
 	int still_here;		/* vb is still in the user namespace's own netns */
 	int move_own;		/* moving it into a second netns of the user namespace */
 };
+
+static int outer_lists_vb(void *arg)
+{
+	struct move_rec *r = arg;
+
+	r->outer_has = proc_net_dev_has(0, r->vb);
+	return 0;
+}
 
 static int move_to_foreign(void *arg)
 {
@@ -344,7 +373,7 @@ static int move_to_foreign(void *arg)
 
 	outer_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (outer_fd < 0 || ns_ident_of(0, "net", &outer))
-		return child_fail("open the test's netns: %m");
+		return child_fail("open the outer netns: %m");
 	if (unshare(CLONE_NEWNET) || !netns_is_not(&outer))
 		return child_fail("new network namespace: %m");
 	sk = rt_open();
@@ -379,7 +408,7 @@ static int move_to_foreign(void *arg)
  * EPERM (user_namespaces(7), network_namespaces(7)).
  *
  * The veth pair is made in a netns of the child user namespace; moving its
- * end into the test's netns needs CAP_NET_ADMIN in that netns's owner.
+ * end into the outer netns the test made needs CAP_NET_ADMIN in that netns's owner.
  */
 TEST(userns_root_cannot_move_device_into_foreign_netns)
 {
@@ -390,11 +419,13 @@ TEST(userns_root_cannot_move_device_into_foreign_netns)
 	snprintf(r->va, sizeof(r->va), "nsmA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nsmB%d", getpid());
 	r->move_foreign = r->move_own = 1;
-	ASSERT_EQ(0, as_foreign_root(move_to_foreign, r));
+	r->outer_has = -1;
+	ASSERT_EQ(0, as_foreign_root(move_to_foreign, outer_lists_vb, r));
 	if (r->skip)
 		SKIP(return, VETH_MISSING);
 	EXPECT_EQ(-NLE_PERM, r->move_foreign) TH_LOG("%s", nl_geterror(r->move_foreign));
 	EXPECT_EQ(1, r->still_here);
+	EXPECT_EQ(0, r->outer_has);
 	EXPECT_EQ(0, proc_net_dev_has(0, r->vb));
 	EXPECT_EQ(0, r->move_own) TH_LOG("%s", nl_geterror(r->move_own));
 }
