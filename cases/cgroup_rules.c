@@ -352,6 +352,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 }
 
 struct deleg_rec {
+	struct ns_ident test_mnt, test_cgroup;
 	char v2point[CGNS_PATH_MAX];
 	bool nsdelegate;	/* the host's superblock, before */
 	char inside_opts[256];	/* super options of the mount made inside */
@@ -362,8 +363,13 @@ static int mount_opposite(void *arg)
 {
 	struct deleg_rec *r = arg;
 	struct cgns_mount m[CGNS_MOUNTS_MAX];
+	struct ns_ident mnt, cg;
 	int n;
 
+	/* In the initial cgroup namespace the option would flip the host's superblock. */
+	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt) ||
+	    ns_ident_of(0, "cgroup", &cg) || ns_ident_eq(&cg, &r->test_cgroup))
+		return child_fail("not in mount and cgroup namespaces of our own");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return child_fail("make / private: %m");
 	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/cg", 0755))
@@ -398,6 +404,8 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 		SKIP(return, "no cgroup2 hierarchy mounted");
 	ASSERT_NE(NULL, r);
 	r->nsdelegate = self->nsdelegate;
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &r->test_cgroup));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS | CLONE_NEWCGROUP, mount_opposite, r));
 	ASSERT_EQ(1, r->mounted);
 	EXPECT_EQ(self->nsdelegate, strstr(r->inside_opts, "nsdelegate") != NULL)
