@@ -192,15 +192,20 @@ static int hold_ids(struct ns_holder *h, struct ids *ids)
 /* A bind mount of @path on a file of a private tmpfs, kept by a child until told. */
 static pid_t bind_keeper(const char *path, struct ns_sync *s)
 {
+	struct ns_ident test_mnt;
 	pid_t pid;
 
-	if (ns_sync_init(s))
+	/* Called by the test: its mount namespace is never to be changed. */
+	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s))
 		return -1;
 	pid = ns_clone(CLONE_NEWNS);
 	if (pid == 0) {
+		struct ns_ident mnt;
 		int fd;
 
 		ns_sync_child_side(s);
+		if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
+			_exit(child_fail("not in a mount namespace of our own"));
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 		    mount("nsc-refs", "/tmp", "tmpfs", 0, "size=1m"))
 			_exit(child_fail("tmpfs: %m"));
