@@ -4,7 +4,8 @@
  * map cannot be taken or used to create a namespace; capabilities in a
  * user namespace act only on what that namespace owns, never on the
  * initial namespace's clock, devices, modules or sysctls; a new user
- * namespace resets the securebits, which still apply to execve() inside (user_namespaces(7) "Capabilities", "Effect of
+ * namespace resets the securebits, which still apply to execve() inside
+ * (user_namespaces(7) "Capabilities", "Effect of
  * capabilities within a user namespace", "Interaction of user namespaces
  * and other types of namespaces", capabilities(7), article part 5).
  *
@@ -450,20 +451,24 @@ TEST(new_userns_resets_bounding_inheritable_ambient)
 
 static int noroot_exec(void *arg)
 {
+	unsigned long long bnd, amb, inh;
 	struct idpeer_exec with, without;
 
 	(void)arg;
 	if (idpeer_enter_userns(0))
 		return 1;
+	/* Root's execve() gets exactly the bounding set (capabilities(7)). */
+	if (cap_sets(&bnd, &amb, &inh))
+		return child_fail("read CapBnd");
 	if (idpeer_exec("/proc/self/exe", &without))
 		return 1;
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
 		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
 	if (idpeer_exec("/proc/self/exe", &with))
 		return 1;
-	if (without.uid != 0 || without.prm == 0 || without.eff != without.prm)
-		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx",
-				  without.uid, without.prm, without.eff);
+	if (without.uid != 0 || without.prm != bnd || without.eff != bnd)
+		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx, "
+				  "expected CapBnd %llx", without.uid, without.prm, without.eff, bnd);
 	if (with.uid != 0 || with.prm != 0 || with.eff != 0)
 		return child_fail("root in A with NOROOT: uid %u, CapPrm %llx CapEff %llx, "
 				  "expected none", with.uid, with.prm, with.eff);
