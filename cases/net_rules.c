@@ -503,27 +503,46 @@ TEST(socket_keeps_netns_after_process_moves)
 /* --- /proc/net -------------------------------------------------------------- */
 
 struct procnet_rec {
+	char va[IFNAMSIZ], vb[IFNAMSIZ];
+	int skip;
 	char link[64];
-	int self_has, test_has;	/* /proc/net/dev and /proc/TEST/net/dev list the veth */
-	int count;		/* devices in /proc/net/dev */
-	pid_t test;
+	int count, has_va;	/* /proc/net/dev of the inner netns: devices, lists va */
+	int outer_has_va;	/* /proc/OUTER/net/dev, read from the inner netns, lists va */
+	pid_t outer;
 };
 
-static int procnet_view(void *arg)
+static int procnet_inner(void *arg)
 {
 	struct procnet_rec *r = arg;
 	ssize_t n = readlink("/proc/net", r->link, sizeof(r->link) - 1);
-	char buf[8192];
 
 	if (n < 0)
 		return child_fail("readlink /proc/net: %m");
 	/* /proc is the test's mount, made in another netns: /proc/net is still ours. */
 	r->count = proc_net_dev_count(0);
-	if (ns_read_file("/proc/net/dev", buf, sizeof(buf)) < 0)
-		return child_fail("read /proc/net/dev: %m");
-	r->self_has = !!strstr(buf, " lo:");
-	r->test_has = proc_net_dev_count(r->test);
+	r->has_va = proc_net_dev_has(0, r->va);
+	r->outer_has_va = proc_net_dev_has(r->outer, r->va);
 	return 0;
+}
+
+/* In a netns the test made: a veth pair, then a child in a netns of its own. */
+static int procnet_outer(void *arg)
+{
+	struct procnet_rec *r = arg;
+	struct nl_sock *sk = rt_open();
+	int err;
+
+	if (!sk)
+		return child_fail("rtnetlink socket");
+	err = veth_add(sk, r->va, r->vb);
+	if (veth_missing(err)) {
+		r->skip = 1;
+		return 0;
+	}
+	if (err)
+		return child_fail("creating veth: %s", nl_geterror(err));
+	r->outer = getpid();
+	return ns_run(CLONE_NEWNET, procnet_inner, r);
 }
 
 /*
@@ -532,8 +551,9 @@ static int procnet_view(void *arg)
  *
  * The page: "/proc/net (which is a symbolic link to /proc/PID/net)" - the
  * link is "self/net", so it shows the reader's netns (here a new one with
- * only lo) even through a /proc mounted elsewhere; /proc/PID/net shows
- * PID's.
+ * only lo) even through a /proc mounted elsewhere; /proc/PID/net of the
+ * process in the outer netns, read from the same place, lists that
+ * netns's veth.
  */
 TEST(proc_net_shows_readers_netns)
 {
@@ -541,12 +561,16 @@ TEST(proc_net_shows_readers_netns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
-	r->test = getpid();
-	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_view, r));
+	snprintf(r->va, sizeof(r->va), "nspA%d", getpid());
+	snprintf(r->vb, sizeof(r->vb), "nspB%d", getpid());
+	r->count = r->has_va = r->outer_has_va = -1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_outer, r));
+	if (r->skip)
+		SKIP(return, VETH_MISSING);
 	EXPECT_STREQ("self/net", r->link);
 	EXPECT_EQ(1, r->count);
-	EXPECT_EQ(1, r->self_has);
-	EXPECT_EQ(proc_net_dev_count(0), r->test_has);
+	EXPECT_EQ(0, r->has_va);
+	EXPECT_EQ(1, r->outer_has_va);
 }
 
 TEST_HARNESS_MAIN
