@@ -44,6 +44,26 @@
 
 #define VETH_MISSING "veth driver not available"
 
+/* veth_pair()'s answer when the kernel has no veth driver. */
+#define VETH_ABSENT 2
+
+/*
+ * Open an rtnetlink socket (*@sk) and make the veth pair @va/@vb in our
+ * netns: 0, VETH_ABSENT, or 1 after child_fail().
+ */
+static int veth_pair(struct nl_sock **sk, const char *va, const char *vb)
+{
+	int err;
+
+	*sk = rt_open();
+	if (!*sk)
+		return child_fail("rtnetlink socket");
+	err = veth_add(*sk, va, vb);
+	if (veth_missing(err))
+		return VETH_ABSENT;
+	return err ? child_fail("creating veth: %s", nl_geterror(err)) : 0;
+}
+
 /* --- loopback down ---------------------------------------------------------- */
 
 struct lo_rec {
@@ -173,16 +193,11 @@ static int sysfs_views(void *arg)
 		return child_fail("not in a netns of our own");
 	if (private_tmp(&r->test_mnt))
 		return 1;
-	sk = rt_open();
-	if (!sk)
-		return child_fail("rtnetlink socket");
-	err = veth_add(sk, r->va, r->vb);
-	if (veth_missing(err)) {
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
 		r->skip = 1;
-		return 0;
-	}
 	if (err)
-		return child_fail("creating veth: %s", nl_geterror(err));
+		return err == VETH_ABSENT ? 0 : err;
 	if (mount("sysfs", "/tmp/a", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return child_fail("mount sysfs in the new netns: %m");
 	r->a_count = class_net("/tmp/a", r->va, &r->a_has_va);
@@ -376,16 +391,11 @@ static int move_to_foreign(void *arg)
 		return child_fail("open the outer netns: %m");
 	if (unshare(CLONE_NEWNET) || !netns_is_not(&outer))
 		return child_fail("new network namespace: %m");
-	sk = rt_open();
-	if (!sk)
-		return child_fail("rtnetlink socket");
-	err = veth_add(sk, r->va, r->vb);
-	if (veth_missing(err)) {
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
 		r->skip = 1;
-		return 0;
-	}
 	if (err)
-		return child_fail("creating veth: %s", nl_geterror(err));
+		return err == VETH_ABSENT ? 0 : err;
 	r->move_foreign = link_move(sk, r->vb, outer_fd);
 	r->still_here = link_has(sk, r->vb);
 	/* The control: a second netns of the same user namespace. */
@@ -529,18 +539,14 @@ static int procnet_inner(void *arg)
 static int procnet_outer(void *arg)
 {
 	struct procnet_rec *r = arg;
-	struct nl_sock *sk = rt_open();
+	struct nl_sock *sk;
 	int err;
 
-	if (!sk)
-		return child_fail("rtnetlink socket");
-	err = veth_add(sk, r->va, r->vb);
-	if (veth_missing(err)) {
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
 		r->skip = 1;
-		return 0;
-	}
 	if (err)
-		return child_fail("creating veth: %s", nl_geterror(err));
+		return err == VETH_ABSENT ? 0 : err;
 	r->outer = getpid();
 	return ns_run(CLONE_NEWNET, procnet_inner, r);
 }
