@@ -210,7 +210,8 @@ FIXTURE(own) {
 	char a[2 * CGNS_PATH_MAX + 8];	/* base/a: the namespace root */
 	char b[2 * CGNS_PATH_MAX + 8];	/* base/b: outside it */
 	bool nsdelegate;		/* the v2 superblock has nsdelegate */
-	bool made;
+	bool made;			/* base exists: the parent's teardown removes it */
+	int sub_err;			/* -errno of making a and b */
 	const char *why;
 };
 
@@ -238,15 +239,17 @@ FIXTURE_SETUP(own)
 	self->why = "no write access to our cgroup v2 directory (needs real root here)";
 	if (mkdir(self->base, 0755))
 		return;
+	/*
+	 * From here on the setup must not fail: the teardown runs only after a
+	 * completed setup.  The tests using a and b assert sub_err.
+	 */
 	self->made = true;
-	ASSERT_EQ(0, mkdir(self->a, 0755));
-	ASSERT_EQ(0, mkdir(self->b, 0755));
+	self->sub_err = mkdir(self->a, 0755) || mkdir(self->b, 0755) ? -errno : 0;
 }
 
-/* SIGKILL what is left in @dir, then rmdir it, retrying while tasks leave (EBUSY). */
+/* SIGKILL what is left in @dir (the test's children), then rmdir it. */
 static void rmdir_retry(const char *dir)
 {
-	struct timespec tick = { 0, 5000000 };
 	char path[2 * CGNS_PATH_MAX + 32], buf[4096], *p, *end;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
@@ -259,8 +262,7 @@ static void rmdir_retry(const char *dir)
 			if (pid > 0)
 				kill(pid, SIGKILL);
 		}
-	for (int i = 0; i < 1000 && rmdir(dir) && errno == EBUSY; i++)
-		nanosleep(&tick, NULL);
+	cgns_rmdir_wait(dir);
 }
 
 /*
@@ -324,6 +326,8 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 
 	NS_NEED_TYPE("cgroup");
 	ASSERT_NE(NULL, r);
+	if (self->made)
+		ASSERT_EQ(0, self->sub_err);
 	pid = ns_clone(0);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -352,6 +356,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 }
 
 struct deleg_rec {
+	struct ns_ident test_mnt, test_cgroup;
 	char v2point[CGNS_PATH_MAX];
 	bool nsdelegate;	/* the host's superblock, before */
 	char inside_opts[256];	/* super options of the mount made inside */
@@ -362,8 +367,13 @@ static int mount_opposite(void *arg)
 {
 	struct deleg_rec *r = arg;
 	struct cgns_mount m[CGNS_MOUNTS_MAX];
+	struct ns_ident mnt, cg;
 	int n;
 
+	/* In the initial cgroup namespace the option would flip the host's superblock. */
+	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt) ||
+	    ns_ident_of(0, "cgroup", &cg) || ns_ident_eq(&cg, &r->test_cgroup))
+		return child_fail("not in mount and cgroup namespaces of our own");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return child_fail("make / private: %m");
 	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/cg", 0755))
@@ -398,6 +408,8 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 		SKIP(return, "no cgroup2 hierarchy mounted");
 	ASSERT_NE(NULL, r);
 	r->nsdelegate = self->nsdelegate;
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &r->test_cgroup));
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS | CLONE_NEWCGROUP, mount_opposite, r));
 	ASSERT_EQ(1, r->mounted);
 	EXPECT_EQ(self->nsdelegate, strstr(r->inside_opts, "nsdelegate") != NULL)
@@ -415,6 +427,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 	NS_NEED_TYPE("cgroup"); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
+	ASSERT_EQ(0, self->sub_err); \
 	if (!self->nsdelegate) \
 		SKIP(return, "cgroup2 is not mounted with nsdelegate here"); \
 } while (0)

@@ -27,15 +27,48 @@
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "idpeer.h"
 #include "netns.h"
 #include "kselftest_harness.h"
 
-#define IPC_SYSCTL_OWNER_MISSING "IPC sysctls writable by the IPC namespace owner " \
-	"not supported by this kernel (added in 5.19)"
+/*
+ * Unprivileged, the limits are written as root of a user namespace: that
+ * needs the IPC sysctls owned by the IPC namespace's owner, decided by the
+ * probe before the run; a refused write is then a failure.
+ */
+#define NEED_IPC_SYSCTL_OWNER(path) do {					\
+	int owned_ = ns_have_sys_admin() ? 1 :					\
+		     idpeer_ipc_sysctl_owned_by_ns_root(path);			\
+	ASSERT_LE(0, owned_);							\
+	NS_NEED_FEATURE(!owned_, IDPEER_IPC_SYSCTL_FEATURE, "5.19");		\
+} while (0)
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
 
 enum { SHM, SEM, MSG, NTYPES };
+
+/*
+ * The test's IPC namespace (each TEST sets it before forking) and, in a
+ * two-level test, the intermediate one: a child that creates objects or
+ * writes limits first checks that it is in neither, so that a kernel
+ * ignoring CLONE_NEWIPC fails the test instead of changing the host.
+ */
+static struct ns_ident test_ipc, outer_ipc;
+
+static bool in_ipc_ns_other_than(const struct ns_ident *than)
+{
+	struct ns_ident me;
+
+	return !ns_ident_of(0, "ipc", &me) && !ns_ident_eq(&me, than);
+}
+
+#define NEED_OWN_IPC_NS(than) do {						\
+	if (!in_ipc_ns_other_than(than))					\
+		return child_fail("not in an IPC namespace of our own");	\
+} while (0)
+
+/* Record the test's IPC namespace: for a TEST, before its first fork. */
+#define TEST_IPC_NS() ASSERT_EQ(0, ns_ident_of(0, "ipc", &test_ipc))
 static const char *const type_name[NTYPES] = { "shm", "sem", "msg" };
 
 /* Create an object of @type with @mode; its id or -errno. */
@@ -195,8 +228,10 @@ static int view_from(struct ids_rec *r, int id, bool mapped)
 static int owner_views(void *arg)
 {
 	struct ids_rec *r = arg;
-	int id = sysv_create(r->type, 0600), rc;
+	int id, rc;
 
+	NEED_OWN_IPC_NS(&test_ipc);
+	id = sysv_create(r->type, 0600);
 	if (id < 0)
 		return child_fail("create %s: %s", type_name[r->type], strerror(-id));
 	if (ns_read_long("/proc/sys/kernel/overflowuid", &r->overflow))
@@ -212,6 +247,7 @@ static void check_owner_views(struct __test_metadata *_metadata, int type)
 	struct ids_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
 	r->type = type;
 	r->mapped.err = r->unmapped.err = r->creator.err = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, owner_views, r));
@@ -278,6 +314,7 @@ static int mq_owner_views(void *arg)
 	pid_t pid;
 	mqd_t q;
 
+	NEED_OWN_IPC_NS(&test_ipc);
 	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt))
 		return child_fail("not in a mount namespace of our own");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -313,6 +350,7 @@ TEST(mq_file_owner_mapped_per_user_namespace)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	TEST_IPC_NS();
 	r->creator_uid = r->mapped_uid = -1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC | CLONE_NEWNS, mq_owner_views, r));
 	EXPECT_EQ(0, r->creator_uid);
@@ -334,6 +372,7 @@ static int perm_views(void *arg)
 	int id[NTYPES], rc = 0;
 	pid_t pid;
 
+	NEED_OWN_IPC_NS(&test_ipc);
 	for (int t = 0; t < NTYPES; t++) {
 		id[t] = sysv_create(t, 0);
 		if (id[t] < 0)
@@ -377,6 +416,7 @@ TEST(ipc_owner_capability_counts_in_owning_userns)
 	struct perm_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
 	for (int t = 0; t < NTYPES; t++)
 		r->owner_ns[t] = r->no_cap[t] = r->child_ns[t] = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, perm_views, r));
@@ -482,6 +522,8 @@ static int qmax_child(void *arg)
 	struct mq_attr a = { .mq_maxmsg = 6, .mq_msgsize = 64 };
 	mqd_t q, q1;
 
+	NEED_OWN_IPC_NS(&test_ipc);
+	NEED_OWN_IPC_NS(&outer_ipc);
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
 	if (cap_drop_effective(CAP_SYS_RESOURCE) || ns_cap_effective(CAP_SYS_RESOURCE))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
@@ -506,9 +548,13 @@ static int qmax_parent(void *arg)
 {
 	struct qmax_rec *r = arg;
 	struct mq_attr a = { .mq_maxmsg = 6, .mq_msgsize = 64 };
-	int rc = ns_run(CLONE_NEWIPC, qmax_child, r);
 	mqd_t q1, q2, q3;
+	int rc;
 
+	NEED_OWN_IPC_NS(&test_ipc);
+	if (ns_ident_of(0, "ipc", &outer_ipc))
+		return child_fail("stat our IPC namespace: %m");
+	rc = ns_run(CLONE_NEWIPC, qmax_child, r);
 	if (rc || r->write_err)
 		return rc;
 	/* The parent namespace keeps its defaults (10 and 256). */
@@ -535,10 +581,10 @@ TEST(mqueue_limits_bind_only_their_namespace)
 	struct qmax_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
+	NEED_IPC_SYSCTL_OWNER("/proc/sys/fs/mqueue/queues_max");
 	r->first = r->second = r->maxmsg_err = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, qmax_parent, r));
-	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, IPC_SYSCTL_OWNER_MISSING);
 	ASSERT_EQ(0, r->write_err);
 	EXPECT_EQ(0, r->first);
 	EXPECT_EQ(-ENOSPC, r->second);
@@ -555,6 +601,8 @@ static int mni_child(void *arg)
 {
 	struct mni_rec *r = arg;
 
+	NEED_OWN_IPC_NS(&test_ipc);
+	NEED_OWN_IPC_NS(&outer_ipc);
 	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
 	if (!r->write_err)
 		r->write_err = ns_write_file("/proc/sys/kernel/sem", "250 32000 32 1");
@@ -584,8 +632,12 @@ static int mni_child(void *arg)
 
 static int mni_parent(void *arg)
 {
-	int rc = ns_run(CLONE_NEWIPC, mni_child, arg);
+	int rc;
 
+	NEED_OWN_IPC_NS(&test_ipc);
+	if (ns_ident_of(0, "ipc", &outer_ipc))
+		return child_fail("stat our IPC namespace: %m");
+	rc = ns_run(CLONE_NEWIPC, mni_child, arg);
 	if (rc)
 		return rc;
 	/* Our namespace kept its defaults: two of each type fit. */
@@ -614,11 +666,11 @@ TEST(sysv_id_limits_bind_only_their_namespace)
 	struct mni_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
 	for (int t = 0; t < NTYPES; t++)
 		r->first[t] = r->second[t] = 1;
+	NEED_IPC_SYSCTL_OWNER("/proc/sys/kernel/shmmni");
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mni_parent, r));
-	if (r->write_err == -EACCES || r->write_err == -EPERM)
-		SKIP(return, IPC_SYSCTL_OWNER_MISSING);
 	ASSERT_EQ(0, r->write_err);
 	for (int t = 0; t < NTYPES; t++) {
 		EXPECT_LE(0, r->first[t]) TH_LOG("%s", type_name[t]);
@@ -671,6 +723,7 @@ static int mq_perm_views(void *arg)
 	struct mq_perm_rec *r = arg;
 	mqd_t q;
 
+	NEED_OWN_IPC_NS(&test_ipc);
 	umask(0);
 	q = mq_open("/nsc-perm", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0, NULL);
 	if (q == (mqd_t)-1)
@@ -697,6 +750,7 @@ TEST(mq_permission_override_needs_owner_mapped_in_userns)
 	struct mq_perm_rec *r = ns_shared_page(1 << 16);
 
 	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
 	r->owner = r->no_dac = r->mapped = r->unmapped = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, mq_perm_views, r));
 	EXPECT_EQ(0, r->owner);

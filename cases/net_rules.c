@@ -44,6 +44,26 @@
 
 #define VETH_MISSING "veth driver not available"
 
+/* veth_pair()'s answer when the kernel has no veth driver. */
+#define VETH_ABSENT 2
+
+/*
+ * Open an rtnetlink socket (*@sk) and make the veth pair @va/@vb in our
+ * netns: 0, VETH_ABSENT, or 1 after child_fail().
+ */
+static int veth_pair(struct nl_sock **sk, const char *va, const char *vb)
+{
+	int err;
+
+	*sk = rt_open();
+	if (!*sk)
+		return child_fail("rtnetlink socket");
+	err = veth_add(*sk, va, vb);
+	if (veth_missing(err))
+		return VETH_ABSENT;
+	return err ? child_fail("creating veth: %s", nl_geterror(err)) : 0;
+}
+
 /* --- loopback down ---------------------------------------------------------- */
 
 struct lo_rec {
@@ -173,16 +193,11 @@ static int sysfs_views(void *arg)
 		return child_fail("not in a netns of our own");
 	if (private_tmp(&r->test_mnt))
 		return 1;
-	sk = rt_open();
-	if (!sk)
-		return child_fail("rtnetlink socket");
-	err = veth_add(sk, r->va, r->vb);
-	if (veth_missing(err)) {
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
 		r->skip = 1;
-		return 0;
-	}
 	if (err)
-		return child_fail("creating veth: %s", nl_geterror(err));
+		return err == VETH_ABSENT ? 0 : err;
 	if (mount("sysfs", "/tmp/a", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return child_fail("mount sysfs in the new netns: %m");
 	r->a_count = class_net("/tmp/a", r->va, &r->a_has_va);
@@ -233,26 +248,46 @@ TEST(sys_class_net_follows_netns_of_sysfs_mount)
 /* --- root of a user namespace and a netns it does not own ------------------ */
 
 /*
- * Run @fn(@arg) as root of a user namespace made by nobody, still in the
- * test's netns (owned by an ancestor user namespace); ns_wait()'s result.
+ * Run @fn(@arg) as root of a user namespace made by nobody, in a netns the
+ * test made first (owned by an ancestor user namespace): never the test's
+ * own netns, which may be the host's.  @after(@arg), when given, runs in
+ * that netns once @fn's process has exited.  ns_wait()'s result.
  */
-static int as_foreign_root(int (*fn)(void *), void *arg)
+static int as_foreign_root(int (*fn)(void *), int (*after)(void *), void *arg)
 {
-	pid_t pid = ns_clone(0);
+	pid_t pid = ns_clone_admin(CLONE_NEWNET);
 
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (userns_become_unprivileged() || ns_unshare_userns_root(0))
-			_exit(child_fail("nobody, then root of a new user namespace: %m"));
-		_exit(fn(arg));
+		pid_t inner = ns_clone(0);
+		int rc;
+
+		if (inner < 0)
+			_exit(child_fail("fork: %m"));
+		if (inner == 0) {
+			/*
+			 * Real root becomes nobody.  In a user namespace whose
+			 * only id is 0 the ids stay (mapping 0 to 0 needs
+			 * CAP_SETFCAP, linux:db2e718a4798); a process in the
+			 * new user namespace has no capability in any ancestor.
+			 */
+			if ((ns_in_initial_userns() && userns_become_unprivileged()) ||
+			    ns_unshare_userns_root(0))
+				_exit(child_fail("nobody, then root of a new user namespace: %m"));
+			_exit(fn(arg));
+		}
+		rc = ns_wait(inner, NS_WAIT_MS);
+		if (rc == 0 && after)
+			rc = after(arg);
+		_exit(rc);
 	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_wait(pid, 2 * NS_WAIT_MS);
 }
 
 struct foreign_rec {
-	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test's netns */
-	int sysctl_foreign;	/* -errno of opening a net sysctl of the test's netns for writing */
+	int mtu_foreign;	/* -errno of SIOCSIFMTU on lo of the test-made outer netns */
+	int sysctl_foreign;	/* -errno of opening a net sysctl of it for writing */
 	int mtu_own;		/* the same in a netns of the user namespace */
 	int sysctl_own;
 	int caps_all;		/* root inside the user namespace had every capability */
@@ -318,7 +353,7 @@ TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->mtu_foreign = r->sysctl_foreign = r->mtu_own = r->sysctl_own = 1;
-	ASSERT_EQ(0, as_foreign_root(foreign_netns, r));
+	ASSERT_EQ(0, as_foreign_root(foreign_netns, NULL, r));
 	EXPECT_EQ(1, r->caps_all);
 	EXPECT_EQ(-EPERM, r->mtu_foreign);
 	EXPECT_EQ(-EACCES, r->sysctl_foreign);
@@ -329,10 +364,19 @@ TEST(userns_root_refused_on_foreign_netns_devices_and_sysctls)
 struct move_rec {
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 	int skip;
-	int move_foreign;	/* libnl error of moving vb into the test's netns */
+	int move_foreign;	/* libnl error of moving vb into the outer netns */
+	int outer_has;		/* the outer netns lists vb afterwards */
 	int still_here;		/* vb is still in the user namespace's own netns */
 	int move_own;		/* moving it into a second netns of the user namespace */
 };
+
+static int outer_lists_vb(void *arg)
+{
+	struct move_rec *r = arg;
+
+	r->outer_has = proc_net_dev_has(0, r->vb);
+	return 0;
+}
 
 static int move_to_foreign(void *arg)
 {
@@ -344,19 +388,14 @@ static int move_to_foreign(void *arg)
 
 	outer_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (outer_fd < 0 || ns_ident_of(0, "net", &outer))
-		return child_fail("open the test's netns: %m");
+		return child_fail("open the outer netns: %m");
 	if (unshare(CLONE_NEWNET) || !netns_is_not(&outer))
 		return child_fail("new network namespace: %m");
-	sk = rt_open();
-	if (!sk)
-		return child_fail("rtnetlink socket");
-	err = veth_add(sk, r->va, r->vb);
-	if (veth_missing(err)) {
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
 		r->skip = 1;
-		return 0;
-	}
 	if (err)
-		return child_fail("creating veth: %s", nl_geterror(err));
+		return err == VETH_ABSENT ? 0 : err;
 	r->move_foreign = link_move(sk, r->vb, outer_fd);
 	r->still_here = link_has(sk, r->vb);
 	/* The control: a second netns of the same user namespace. */
@@ -379,7 +418,7 @@ static int move_to_foreign(void *arg)
  * EPERM (user_namespaces(7), network_namespaces(7)).
  *
  * The veth pair is made in a netns of the child user namespace; moving its
- * end into the test's netns needs CAP_NET_ADMIN in that netns's owner.
+ * end into the outer netns the test made needs CAP_NET_ADMIN in that netns's owner.
  */
 TEST(userns_root_cannot_move_device_into_foreign_netns)
 {
@@ -390,11 +429,13 @@ TEST(userns_root_cannot_move_device_into_foreign_netns)
 	snprintf(r->va, sizeof(r->va), "nsmA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nsmB%d", getpid());
 	r->move_foreign = r->move_own = 1;
-	ASSERT_EQ(0, as_foreign_root(move_to_foreign, r));
+	r->outer_has = -1;
+	ASSERT_EQ(0, as_foreign_root(move_to_foreign, outer_lists_vb, r));
 	if (r->skip)
 		SKIP(return, VETH_MISSING);
 	EXPECT_EQ(-NLE_PERM, r->move_foreign) TH_LOG("%s", nl_geterror(r->move_foreign));
 	EXPECT_EQ(1, r->still_here);
+	EXPECT_EQ(0, r->outer_has);
 	EXPECT_EQ(0, proc_net_dev_has(0, r->vb));
 	EXPECT_EQ(0, r->move_own) TH_LOG("%s", nl_geterror(r->move_own));
 }
@@ -472,27 +513,42 @@ TEST(socket_keeps_netns_after_process_moves)
 /* --- /proc/net -------------------------------------------------------------- */
 
 struct procnet_rec {
+	char va[IFNAMSIZ], vb[IFNAMSIZ];
+	int skip;
 	char link[64];
-	int self_has, test_has;	/* /proc/net/dev and /proc/TEST/net/dev list the veth */
-	int count;		/* devices in /proc/net/dev */
-	pid_t test;
+	int count, has_va;	/* /proc/net/dev of the inner netns: devices, lists va */
+	int outer_has_va;	/* /proc/OUTER/net/dev, read from the inner netns, lists va */
+	pid_t outer;
 };
 
-static int procnet_view(void *arg)
+static int procnet_inner(void *arg)
 {
 	struct procnet_rec *r = arg;
 	ssize_t n = readlink("/proc/net", r->link, sizeof(r->link) - 1);
-	char buf[8192];
 
 	if (n < 0)
 		return child_fail("readlink /proc/net: %m");
 	/* /proc is the test's mount, made in another netns: /proc/net is still ours. */
 	r->count = proc_net_dev_count(0);
-	if (ns_read_file("/proc/net/dev", buf, sizeof(buf)) < 0)
-		return child_fail("read /proc/net/dev: %m");
-	r->self_has = !!strstr(buf, " lo:");
-	r->test_has = proc_net_dev_count(r->test);
+	r->has_va = proc_net_dev_has(0, r->va);
+	r->outer_has_va = proc_net_dev_has(r->outer, r->va);
 	return 0;
+}
+
+/* In a netns the test made: a veth pair, then a child in a netns of its own. */
+static int procnet_outer(void *arg)
+{
+	struct procnet_rec *r = arg;
+	struct nl_sock *sk;
+	int err;
+
+	err = veth_pair(&sk, r->va, r->vb);
+	if (err == VETH_ABSENT)
+		r->skip = 1;
+	if (err)
+		return err == VETH_ABSENT ? 0 : err;
+	r->outer = getpid();
+	return ns_run(CLONE_NEWNET, procnet_inner, r);
 }
 
 /*
@@ -501,8 +557,9 @@ static int procnet_view(void *arg)
  *
  * The page: "/proc/net (which is a symbolic link to /proc/PID/net)" - the
  * link is "self/net", so it shows the reader's netns (here a new one with
- * only lo) even through a /proc mounted elsewhere; /proc/PID/net shows
- * PID's.
+ * only lo) even through a /proc mounted elsewhere; /proc/PID/net of the
+ * process in the outer netns, read from the same place, lists that
+ * netns's veth.
  */
 TEST(proc_net_shows_readers_netns)
 {
@@ -510,12 +567,16 @@ TEST(proc_net_shows_readers_netns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
-	r->test = getpid();
-	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_view, r));
+	snprintf(r->va, sizeof(r->va), "nspA%d", getpid());
+	snprintf(r->vb, sizeof(r->vb), "nspB%d", getpid());
+	r->count = r->has_va = r->outer_has_va = -1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_outer, r));
+	if (r->skip)
+		SKIP(return, VETH_MISSING);
 	EXPECT_STREQ("self/net", r->link);
 	EXPECT_EQ(1, r->count);
-	EXPECT_EQ(1, r->self_has);
-	EXPECT_EQ(proc_net_dev_count(0), r->test_has);
+	EXPECT_EQ(0, r->has_va);
+	EXPECT_EQ(1, r->outer_has_va);
 }
 
 TEST_HARNESS_MAIN

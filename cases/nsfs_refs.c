@@ -23,51 +23,13 @@
 #include <unistd.h>
 #include <linux/sockios.h>
 
+#include "fdpass.h"
 #include "nsnew.h"
 #include "kselftest_harness.h"
 
 #ifndef SIOCGSKNS
 #define SIOCGSKNS 0x894C
 #endif
-
-static int send_fd(int sock, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 'f';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *c;
-	int fd;
-
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&msg);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
-}
 
 /* Global view: listns() and handles reach namespaces the caller is not in. */
 static bool global_view(void)
@@ -88,10 +50,11 @@ static int socket_of_new_netns(struct ns_ident *id)
 		int s = socket(AF_INET, SOCK_DGRAM, 0);
 
 		ns_ident_of(0, "net", id);
-		_exit(s < 0 || write(sv[1], id, sizeof(*id)) != sizeof(*id) || send_fd(sv[1], s));
+		_exit(s < 0 || write(sv[1], id, sizeof(*id)) != sizeof(*id) ||
+		      fdpass_send(sv[1], s));
 	}
 	if (pid > 0 && read(sv[0], id, sizeof(*id)) == sizeof(*id))
-		fd = recv_fd(sv[0]);
+		fd = fdpass_recv(sv[0]);
 	if (pid > 0 && ns_wait(pid, NS_WAIT_MS))
 		fd = -1;
 	close(sv[0]);
@@ -192,15 +155,20 @@ static int hold_ids(struct ns_holder *h, struct ids *ids)
 /* A bind mount of @path on a file of a private tmpfs, kept by a child until told. */
 static pid_t bind_keeper(const char *path, struct ns_sync *s)
 {
+	struct ns_ident test_mnt;
 	pid_t pid;
 
-	if (ns_sync_init(s))
+	/* Called by the test: its mount namespace is never to be changed. */
+	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s))
 		return -1;
 	pid = ns_clone(CLONE_NEWNS);
 	if (pid == 0) {
+		struct ns_ident mnt;
 		int fd;
 
 		ns_sync_child_side(s);
+		if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
+			_exit(child_fail("not in a mount namespace of our own"));
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 		    mount("nsc-refs", "/tmp", "tmpfs", 0, "size=1m"))
 			_exit(child_fail("tmpfs: %m"));

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,43 +616,54 @@ struct entry_rec {
 };
 
 /* J: wait for "go", setns() into our parent's time_for_children, report. */
-static int setns_joiner(int go, int done)
+static int setns_joiner(struct ns_sync *s)
 {
-	char path[64], b;
+	char path[64];
 	int fd;
 
-	if (read(go, &b, 1) != 1)
+	ns_sync_child_side(s);
+	if (ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
 		return child_fail("no go");
 	snprintf(path, sizeof(path), "/proc/%d/ns/time_for_children", getppid());
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || setns(fd, CLONE_NEWTIME))
 		return child_fail("setns into the new time namespace: %m");
-	return write(done, "d", 1) == 1 ? 0 : child_fail("write: %m");
+	return ns_sync_tell(s, true, NULL, 0) ? child_fail("tell: %m") : 0;
 }
 
 static int entry_by_setns(void *arg)
 {
 	struct entry_rec *r = arg;
-	int go[2], done[2], rc;
+	struct ns_sync s;
+	int rc = 0;
 	pid_t j;
-	char b;
 
-	if (ns_unshare_admin(0) || pipe(go) || pipe(done))
+	if (ns_unshare_admin(0) || ns_sync_init(&s))
 		return child_fail("user namespace, pipes: %m");
 	/* J exists before the time namespace, so it is not born in it. */
 	j = ns_clone(0);
 	if (j < 0)
 		return child_fail("fork: %m");
 	if (j == 0)
-		_exit(setns_joiner(go[0], done[1]));
-	if (unshare(CLONE_NEWTIME))
-		return child_fail("unshare(CLONE_NEWTIME): %m");
+		_exit(setns_joiner(&s));
+	ns_sync_parent_side(&s);
+	if (unshare(CLONE_NEWTIME)) {
+		rc = child_fail("unshare(CLONE_NEWTIME): %m");
+		goto out;
+	}
 	r->before = write_offsets("monotonic 100 0\n");
-	if (write(go[1], "g", 1) != 1 || read(done[0], &b, 1) != 1)
-		return child_fail("J did not enter");
+	if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
+		rc = child_fail("J did not enter");
+		goto out;
+	}
 	r->after = write_offsets("monotonic 200 0\n");
-	rc = ns_wait(j, NS_WAIT_MS);
-	return rc;
+out:
+	/* On every path J is told (by EOF) and reaped; ns_wait() kills it if it hangs. */
+	ns_sync_close(&s);
+	if (rc)
+		kill(j, SIGKILL);
+	j = ns_wait(j, NS_WAIT_MS);
+	return rc ? rc : j;
 }
 
 /*

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "fdpass.h"
 #include "userns.h"
 #include "idpeer.h"
 #include "kselftest_harness.h"
@@ -255,39 +256,6 @@ TEST(creator_in_child_userns_loses_power_over_its_namespaces)
 
 /* --- objects crossing namespaces ------------------------------------------- */
 
-static int send_fd(int sock, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'f';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))], byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
-	int fd;
-
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&m);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
-}
-
 /*
  * Fork a child that runs @fn(sock) and sends one fd back: the fd, or -1.
  * The child waits for *@sock to close: close it when done with the child.
@@ -311,7 +279,7 @@ static int fd_from_child(int (*fn)(int), pid_t *pid, int *sock)
 		_exit(fn(sv[1]));
 	}
 	close(sv[1]);
-	fd = recv_fd(sv[0]);
+	fd = fdpass_recv(sv[0]);
 	*sock = sv[0];
 	return fd;
 }
@@ -323,7 +291,7 @@ static int netns_socket(int sock)
 	if (idpeer_enter_userns(CLONE_NEWNET))
 		return 1;
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || send_fd(sock, s))
+	if (s < 0 || fdpass_send(sock, s))
 		return child_fail("socket in A's netns: %m");
 	/* Keep A's namespaces until the parent is done with the socket. */
 	read(sock, &s, 1);
@@ -403,7 +371,7 @@ static int file_in_a(int sock)
 	/* Mode 000: root of A opens it through CAP_DAC_OVERRIDE. */
 	close(fd);
 	fd = open("/tmp/secret", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || send_fd(sock, fd))
+	if (fd < 0 || fdpass_send(sock, fd))
 		return child_fail("reopen /tmp/secret in A: %m");
 	read(sock, &fd, 1);
 	return 0;
