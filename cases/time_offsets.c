@@ -29,6 +29,12 @@
 /* KTIME_SEC_MAX / 2: the largest clock value an offset may produce, in seconds. */
 #define CLOCK_SEC_LIMIT 4611686018LL
 
+/* Declares R, a test's record shared with its children; skips without time namespaces. */
+#define TIME_REC(type, r)							\
+	type *r = ns_shared_page(1 << 16);					\
+	NS_NEED_TYPE("time");							\
+	ASSERT_NE(NULL, r)
+
 static long long now_sec(clockid_t c)
 {
 	struct timespec ts;
@@ -486,10 +492,7 @@ static int ranges(void *arg)
  */
 TEST(offset_bounds_are_erange)
 {
-	struct range_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_TYPE("time");
-	ASSERT_NE(NULL, r);
+	TIME_REC(struct range_rec, r);
 	ASSERT_EQ(0, ns_run(0, ranges, r));
 	ASSERT_LT(2, r->now_mono) TH_LOG("the machine is up for too short a time");
 	EXPECT_EQ(0, r->neg_ok);
@@ -503,9 +506,23 @@ TEST(offset_bounds_are_erange)
 
 struct perm_rec {
 	int without_cap;	/* -errno of a write without CAP_SYS_TIME */
-	int child_userns;	/* -errno of a write from a child user namespace */
-	int with_cap;		/* the control: -errno of a write with it */
 };
+
+/* A child's two writes: a control that must succeed, then the write a test is about. */
+struct write_pair {
+	int control;		/* -errno of the control write */
+	int tested;		/* -errno of the write under test */
+};
+
+/* Runs FN with a fresh write_pair: its control must succeed, its tested write fail with ERR. */
+static void check_write_pair(struct __test_metadata *_metadata, int (*fn)(void *), int err)
+{
+	TIME_REC(struct write_pair, r);
+	r->control = r->tested = 1;
+	ASSERT_EQ(0, ns_run(0, fn, r));
+	EXPECT_EQ(0, r->control);
+	EXPECT_EQ(err, r->tested);
+}
 
 /* The creator is not a member of its new namespace, so it may still write. */
 static int perm_creator(void *arg)
@@ -522,27 +539,24 @@ static int perm_creator(void *arg)
 
 static int perm_child_userns(void *arg)
 {
-	struct perm_rec *r = arg;
+	struct write_pair *r = arg;
 
 	if (new_time_ns())
 		return 1;
-	r->with_cap = write_offsets("monotonic 5 0\n");
+	r->control = write_offsets("monotonic 5 0\n");
 	/* Root of a new user namespace: every capability, in that namespace. */
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	if (!ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("no CAP_SYS_TIME in the new user namespace");
-	r->child_userns = write_offsets("monotonic 6 0\n");
+	r->tested = write_offsets("monotonic 6 0\n");
 	return 0;
 }
 
 /* Writing timens_offsets without CAP_SYS_TIME is EPERM (time_namespaces(7) ERRORS). */
 TEST(write_without_cap_sys_time_is_eperm)
 {
-	struct perm_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_TYPE("time");
-	ASSERT_NE(NULL, r);
+	TIME_REC(struct perm_rec, r);
 	r->without_cap = 1;
 	ASSERT_EQ(0, ns_run(0, perm_creator, r));
 	EXPECT_EQ(-EPERM, r->without_cap);
@@ -554,14 +568,7 @@ TEST(write_without_cap_sys_time_is_eperm)
  */
 TEST(write_with_cap_only_in_child_userns_is_eperm)
 {
-	struct perm_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_TYPE("time");
-	ASSERT_NE(NULL, r);
-	r->child_userns = r->with_cap = 1;
-	ASSERT_EQ(0, ns_run(0, perm_child_userns, r));
-	EXPECT_EQ(0, r->with_cap);
-	EXPECT_EQ(-EPERM, r->child_userns);
+	check_write_pair(_metadata, perm_child_userns, -EPERM);
 }
 
 /* --- what the members see --------------------------------------------------- */
@@ -610,11 +617,6 @@ TEST(proc_uptime_includes_boottime_offset)
 		TH_LOG("uptime inside %.2f, outside %.2f .. %.2f", r->uptime_in, before, after);
 }
 
-struct entry_rec {
-	int before;		/* -errno of a write before anyone entered */
-	int after;		/* -errno once a process setns()'d in */
-};
-
 /* J: wait for "go", setns() into our parent's time_for_children, report. */
 static int setns_joiner(struct ns_sync *s)
 {
@@ -633,7 +635,7 @@ static int setns_joiner(struct ns_sync *s)
 
 static int entry_by_setns(void *arg)
 {
-	struct entry_rec *r = arg;
+	struct write_pair *r = arg;	/* control: before anyone entered; tested: after */
 	struct ns_sync s;
 	int rc = 0;
 	pid_t j;
@@ -651,12 +653,12 @@ static int entry_by_setns(void *arg)
 		rc = child_fail("unshare(CLONE_NEWTIME): %m");
 		goto out;
 	}
-	r->before = write_offsets("monotonic 100 0\n");
+	r->control = write_offsets("monotonic 100 0\n");
 	if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
 		rc = child_fail("J did not enter");
 		goto out;
 	}
-	r->after = write_offsets("monotonic 200 0\n");
+	r->tested = write_offsets("monotonic 200 0\n");
 out:
 	/* On every path J is told (by EOF) and reaped; ns_wait() kills it if it hangs. */
 	ns_sync_close(&s);
@@ -672,14 +674,7 @@ out:
  */
 TEST(offsets_write_after_setns_entry_is_eacces)
 {
-	struct entry_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_TYPE("time");
-	ASSERT_NE(NULL, r);
-	r->before = r->after = 1;
-	ASSERT_EQ(0, ns_run(0, entry_by_setns, r));
-	EXPECT_EQ(0, r->before);
-	EXPECT_EQ(-EACCES, r->after);
+	check_write_pair(_metadata, entry_by_setns, -EACCES);
 }
 
 TEST_HARNESS_MAIN
