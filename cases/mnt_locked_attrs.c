@@ -43,34 +43,19 @@ FIXTURE_VARIANT(lattr) {
 	uint64_t attr_set, attr_clr;	/* a mount_setattr() that would lose it */
 };
 
-FIXTURE_VARIANT_ADD(lattr, rdonly) {
-	.ms = MS_RDONLY, .ms_change = 0, .opt = "ro",
-	.attr_clr = MOUNT_ATTR_RDONLY,
-};
-FIXTURE_VARIANT_ADD(lattr, nosuid) {
-	.ms = MS_NOSUID, .ms_change = 0, .opt = "nosuid",
-	.attr_clr = MOUNT_ATTR_NOSUID,
-};
-FIXTURE_VARIANT_ADD(lattr, nodev) {
-	.ms = MS_NODEV, .ms_change = 0, .opt = "nodev",
-	.attr_clr = MOUNT_ATTR_NODEV,
-};
-FIXTURE_VARIANT_ADD(lattr, noexec) {
-	.ms = MS_NOEXEC, .ms_change = 0, .opt = "noexec",
-	.attr_clr = MOUNT_ATTR_NOEXEC,
-};
-FIXTURE_VARIANT_ADD(lattr, noatime) {
-	.ms = MS_NOATIME, .ms_change = MS_RELATIME, .opt = "noatime",
-	.attr_set = MOUNT_ATTR_RELATIME, .attr_clr = MOUNT_ATTR__ATIME,
-};
-FIXTURE_VARIANT_ADD(lattr, nodiratime) {
-	.ms = MS_NODIRATIME, .ms_change = MS_RELATIME, .opt = "nodiratime",
-	.attr_clr = MOUNT_ATTR_NODIRATIME,
-};
-FIXTURE_VARIANT_ADD(lattr, relatime) {
-	.ms = 0, .ms_change = MS_STRICTATIME, .opt = "relatime",
-	.attr_set = MOUNT_ATTR_STRICTATIME, .attr_clr = MOUNT_ATTR__ATIME,
-};
+/* One variant per locked flag: LATTR(name, ms, ms_change, opt, attr_set, attr_clr). */
+#define LATTR(name, ms_, change, opt_, set, clr)				\
+	FIXTURE_VARIANT_ADD(lattr, name) {					\
+		.ms = ms_, .ms_change = change, .opt = opt_,			\
+		.attr_set = set, .attr_clr = clr,				\
+	}
+LATTR(rdonly, MS_RDONLY, 0, "ro", 0, MOUNT_ATTR_RDONLY);
+LATTR(nosuid, MS_NOSUID, 0, "nosuid", 0, MOUNT_ATTR_NOSUID);
+LATTR(nodev, MS_NODEV, 0, "nodev", 0, MOUNT_ATTR_NODEV);
+LATTR(noexec, MS_NOEXEC, 0, "noexec", 0, MOUNT_ATTR_NOEXEC);
+LATTR(noatime, MS_NOATIME, MS_RELATIME, "noatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME);
+LATTR(nodiratime, MS_NODIRATIME, MS_RELATIME, "nodiratime", 0, MOUNT_ATTR_NODIRATIME);
+LATTR(relatime, 0, MS_STRICTATIME, "relatime", MOUNT_ATTR_STRICTATIME, MOUNT_ATTR__ATIME);
 
 FIXTURE_SETUP(lattr)
 {
