@@ -106,6 +106,14 @@ struct join_req {
 	struct ns_ident test_cgns;	/* the test's cgroup ns */
 };
 
+/* Declares Q and R = Q.r, shared with the children; skips without cgroup or user namespaces. */
+#define JOIN_REQ(q, r)								\
+	struct priv_rec *r = ns_shared_page(1 << 18);				\
+	struct join_req q = { .r = r };						\
+	NS_NEED_TYPE("cgroup");							\
+	NS_NEED_UNPRIV_USERNS();						\
+	ASSERT_NE(NULL, r)
+
 static int join_as_nobody(void *arg)
 {
 	struct join_req *q = arg;
@@ -131,13 +139,7 @@ static int join_as_nobody(void *arg)
  */
 TEST(setns_cgroupns_unprivileged_is_eperm)
 {
-	struct priv_rec *r = ns_shared_page(1 << 18);
-	struct join_req q;
-
-	NS_NEED_TYPE("cgroup");
-	NS_NEED_UNPRIV_USERNS();
-	ASSERT_NE(NULL, r);
-	q.r = r;
+	JOIN_REQ(q, r);
 	q.holder = cgns_holder();
 	ASSERT_LT(0, q.holder);
 	ASSERT_EQ(0, wait_new_cgns(q.holder));
@@ -186,13 +188,7 @@ static int join_from_child_userns(void *arg)
  */
 TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 {
-	struct priv_rec *r = ns_shared_page(1 << 18);
-	struct join_req q;
-
-	NS_NEED_TYPE("cgroup");
-	NS_NEED_UNPRIV_USERNS();
-	ASSERT_NE(NULL, r);
-	q.r = r;
+	JOIN_REQ(q, r);
 	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &q.test_cgns));
 	r->setns_ancestor = r->setns_own = 1;
 	ASSERT_EQ(0, userns_run_unpriv(join_from_child_userns, &q));
