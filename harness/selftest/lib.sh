@@ -39,4 +39,16 @@ unlike() {
 	_result $r "$1"
 	[ $r = 0 ] || grep -E -- "$3" "$2" | sed 's/^/#   /' >&2
 }
+# real_tap BINARY...: one harness/check run of self-test binaries (the user pass
+# unless root) into $scratch/real, its output in $scratch/check.out; sets $real
+# to the run's kernel folder and returns check's exit status.
+real_tap() {
+	_pass=
+	[ "$(id -u)" = 0 ] || _pass="--pass user"
+	"$top/harness/check" --results "$scratch/real" --run-id real --no-hygiene $_pass \
+		--timeout 2 "$@" > "$scratch/check.out" 2>&1
+	_rc=$?
+	real=$(ls -d "$scratch"/real/real/*/ | head -n 1)
+	return $_rc
+}
 done_testing() { exit $((_failed > 0)); }

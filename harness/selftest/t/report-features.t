@@ -7,11 +7,7 @@
 report=$top/harness/report
 plan 16
 
-pass_arg=
-[ "$(id -u)" = 0 ] || pass_arg="--pass user"
-"$top/harness/check" --results "$scratch/real" --run-id real --no-hygiene $pass_arg --timeout 2 \
-	"$selftest/whoami" "$selftest/failing" > "$scratch/check.out" 2>&1
-real=$(ls -d "$scratch"/real/real/*/ | head -n 1)
+real_tap "$selftest/whoami" "$selftest/failing"
 m=$scratch/res/feat
 for k in 6.12.118+deb13-amd64 6.18.15+deb13-amd64 7.3.4+deb13-amd64; do
 	mkdir -p "$m/$k"

@@ -10,11 +10,7 @@ report=$top/harness/report
 validate=$top/harness/kcidb-validate
 plan 14
 
-pass_arg=
-[ "$(id -u)" = 0 ] || pass_arg="--pass user"
-"$top/harness/check" --results "$scratch/real" --run-id real --no-hygiene $pass_arg --timeout 2 \
-	"$selftest/whoami" "$selftest/failing" "$selftest/crashes" > "$scratch/check.out" 2>&1
-real=$(ls -d "$scratch"/real/real/*/ | head -n 1)
+real_tap "$selftest/whoami" "$selftest/failing" "$selftest/crashes"
 m=$scratch/res/kc
 for k in 6.12.118+deb13-amd64 7.3.4+deb13-amd64; do
 	mkdir -p "$m/$k"

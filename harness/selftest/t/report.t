@@ -8,17 +8,12 @@ report=$top/harness/report
 plan 91
 
 # Real TAP: passing, failing, hanging and crashing binaries.
-pass_arg=
-[ "$(id -u)" = 0 ] || pass_arg="--pass user"
-"$top/harness/check" --results "$scratch/real" --run-id real --no-hygiene $pass_arg --timeout 2 \
-	"$selftest/whoami" "$selftest/failing" "$selftest/hangs" "$selftest/crashes" \
-	> "$scratch/check.out" 2>&1
+real_tap "$selftest/whoami" "$selftest/failing" "$selftest/hangs" "$selftest/crashes"
 is "check keeps its exit status (1: a case failed)" $? 1
 grep -v "warning: stale expectation" "$scratch/check.out" | tail -n 12 > "$scratch/check.tail"
 like "check ends with the report's summary" "$scratch/check.tail" \
 	'^nsconform report: .* (root|user): [0-9]+ passed, [1-9][0-9]* failed'
 like "the summary names the failing case" "$scratch/check.tail" '^  FAIL failing/fails: .*Expected'
-real=$(ls -d "$scratch"/real/real/*/ | head -n 1)
 real=${real%/}
 passes=$(ls -d "$real"/*/ | wc -l)
 p1=$(basename "$(ls -d "$real"/*/ | head -n 1)")
