@@ -167,12 +167,11 @@ static long find_sys(const char *s)
 static char **parse_opts(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "clear", required_argument, NULL, 'c' },
-		{ "fake", required_argument, NULL, 'f' },
-		{ "none", no_argument, NULL, 'n' },
-		{ "strace", no_argument, NULL, 's' },
-		{ "no-sandbox", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
+		/* with an argument */
+		{ "clear", required_argument, NULL, 'c' }, { "fake", required_argument, NULL, 'f' },
+		/* switches */
+		{ "none", no_argument, NULL, 'n' }, { "strace", no_argument, NULL, 's' },
+		{ "no-sandbox", no_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct ns_type *f;
