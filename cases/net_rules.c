@@ -44,6 +44,12 @@
 
 #define VETH_MISSING "veth driver not available"
 
+/* Declares R, a test's record shared with its children; skips without a way to a new netns. */
+#define NET_REC(type, r)							\
+	type *r = ns_shared_page(1 << 16);					\
+	NS_NEED_ADMIN_OR_USERNS();						\
+	ASSERT_NE(NULL, r)
+
 /* veth_pair()'s answer when the kernel has no veth driver. */
 #define VETH_ABSENT 2
 
@@ -117,10 +123,7 @@ static int lo_traffic(void *arg)
  */
 TEST(loopback_down_traffic_is_enetunreach)
 {
-	struct lo_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, r);
+	NET_REC(struct lo_rec, r);
 	r->udp_down = r->tcp_down = r->udp_up = r->tcp_up = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, lo_traffic, r));
 	EXPECT_EQ(0, r->lo_flags & IFF_UP);
@@ -222,10 +225,7 @@ static int sysfs_views(void *arg)
  */
 TEST(sys_class_net_follows_netns_of_sysfs_mount)
 {
-	struct sysfs_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, r);
+	NET_REC(struct sysfs_rec, r);
 	if (access("/sys/class/net", R_OK))
 		SKIP(return, "no sysfs at /sys in this environment");
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
@@ -497,10 +497,7 @@ static int socket_stays(void *arg)
  */
 TEST(socket_keeps_netns_after_process_moves)
 {
-	struct sock_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, r);
+	NET_REC(struct sock_rec, r);
 	r->old_connect = r->new_connect = 1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, socket_stays, r));
 	ASSERT_EQ(0, r->skns) TH_LOG("SIOCGSKNS: %s", strerror(-r->skns));
@@ -563,10 +560,7 @@ static int procnet_outer(void *arg)
  */
 TEST(proc_net_shows_readers_netns)
 {
-	struct procnet_rec *r = ns_shared_page(1 << 16);
-
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, r);
+	NET_REC(struct procnet_rec, r);
 	snprintf(r->va, sizeof(r->va), "nspA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nspB%d", getpid());
 	r->count = r->has_va = r->outer_has_va = -1;
