@@ -82,15 +82,12 @@ static int clone_refused(const struct ns_type *t, int how)
 	return 0;
 }
 
-struct create_req {
-	const struct ns_type *t;
-	bool by_clone;		/* clone()/clone3() instead of unshare() */
-};
 
 static int create_worker(void *arg)
 {
-	struct create_req *r = arg;
+	struct nserr_req *r = arg;
 	const struct ns_type *t = r->t;
+	bool by_clone = r->how;		/* clone()/clone3() instead of unshare() */
 	const char *file = t->for_children;
 	bool legacy = t->flag != CLONE_NEWTIME, have_clone3 = true;
 	struct ns_ident before, now;
@@ -102,7 +99,7 @@ static int create_worker(void *arg)
 		return child_fail("stat %s: %m", t->name);
 	if (nserr_cap_effective(CAP_SYS_ADMIN, false))
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
-	if (!r->by_clone) {
+	if (!by_clone) {
 		errno = 0;
 		if (unshare(t->flag) != -1 || errno != EPERM)
 			return child_fail("unshare(CLONE_NEW%s) without CAP_SYS_ADMIN: %m, not "
@@ -124,7 +121,7 @@ static int create_worker(void *arg)
 	/* the control: CAP_SYS_ADMIN alone is enough */
 	if (nserr_caps_effective_only(CAP_SYS_ADMIN))
 		return child_fail("cannot keep CAP_SYS_ADMIN alone: %m");
-	if (r->by_clone) {
+	if (by_clone) {
 		rc = legacy ? child_in_new(t, 0, t->flag, &before) : 0;
 		return rc ?: have_clone3 ? child_in_new(t, 1, t->flag, &before) : 0;
 	}
@@ -146,9 +143,7 @@ NS_TYPE_FIXTURE(create, NS_TYPE_VARIANTS_BUT_USER);
  */
 TEST_F(create, unshare_without_cap_sys_admin_eperm)
 {
-	struct create_req r = { ns_type_of(variant->flag), false };
-
-	ASSERT_EQ(0, ns_run(0, create_worker, &r));
+	ASSERT_EQ(0, nserr_run(variant->flag, create_worker, false));
 }
 
 /*
@@ -157,8 +152,7 @@ TEST_F(create, unshare_without_cap_sys_admin_eperm)
  */
 TEST_F(create, clone_without_cap_sys_admin_eperm)
 {
-	struct create_req r = { ns_type_of(variant->flag), true };
-	int rc = ns_run(0, create_worker, &r);
+	int rc = nserr_run(variant->flag, create_worker, true);
 
 	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");

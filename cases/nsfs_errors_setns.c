@@ -67,18 +67,14 @@ static int refused(const struct ns_type *t, int fd, unsigned long flags, int wan
 
 /* --- CAP_SYS_ADMIN in the own user namespace and over the target ---------- */
 
-struct cap_req {
-	const struct ns_type *t;
-	cap_value_t drop;	/* the capability the caller lacks in its own userns */
-};
-
 /*
  * The target is owned by a child user namespace we created, so we have
  * every capability in it; we only lack @drop in our own.
  */
 static int own_cap_worker(void *arg)
 {
-	struct cap_req *r = arg;
+	struct nserr_req *r = arg;
+	cap_value_t drop = r->how;	/* the capability the caller lacks in its own userns */
 	struct ns_holder h;
 	struct ns_ident target;
 	int fd, rc;
@@ -90,14 +86,14 @@ static int own_cap_worker(void *arg)
 	fd = ns_open(h.pid, r->t->name);
 	if (fd < 0 || ns_ident_of_fd(fd, &target))
 		rc = child_fail("open the holder's %s namespace: %m", r->t->name);
-	else if (nserr_cap_effective(r->drop, false))
-		rc = child_fail("cannot drop capability %d: %m", r->drop);
+	else if (nserr_cap_effective(drop, false))
+		rc = child_fail("cannot drop capability %d: %m", drop);
 	else
 		rc = refused(r->t, fd, r->t->flag, EPERM,
 			     "lacking a capability in the own user namespace");
 	/* the control: with it back the same call joins */
-	if (!rc && nserr_cap_effective(r->drop, true))
-		rc = child_fail("cannot raise capability %d again: %m", r->drop);
+	if (!rc && nserr_cap_effective(drop, true))
+		rc = child_fail("cannot raise capability %d again: %m", drop);
 	if (!rc)
 		rc = join(r->t, fd, r->t->flag, &target);
 	if (fd >= 0)
@@ -125,7 +121,7 @@ static int join_in_child(void *arg)
  */
 static int child_userns_worker(void *arg)
 {
-	struct cap_req *r = arg;
+	struct nserr_req *r = arg;
 	struct join_req j = { .t = r->t, .fd = -1 };
 	struct ns_holder h;
 	int rc;
@@ -160,9 +156,7 @@ NS_TYPE_FIXTURE(setns_caps, NS_TYPE_VARIANTS_BUT_USER);
  */
 TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
 {
-	struct cap_req r = { ns_type_of(variant->flag), CAP_SYS_ADMIN };
-
-	ASSERT_EQ(0, ns_run(0, own_cap_worker, &r));
+	ASSERT_EQ(0, nserr_run(variant->flag, own_cap_worker, CAP_SYS_ADMIN));
 }
 
 /*
@@ -171,9 +165,7 @@ TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
  */
 TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
 {
-	struct cap_req r = { ns_type_of(variant->flag), CAP_SYS_ADMIN };
-
-	ASSERT_EQ(0, ns_run(0, child_userns_worker, &r));
+	ASSERT_EQ(0, nserr_run(variant->flag, child_userns_worker, CAP_SYS_ADMIN));
 }
 
 /*
@@ -182,12 +174,11 @@ TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
  */
 TEST(setns_mntns_without_cap_sys_chroot_eperm)
 {
-	struct cap_req r = { ns_type_of(CLONE_NEWNS), CAP_SYS_CHROOT };
 	const char *why = ns_userns_blocker(false);
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, own_cap_worker, &r));
+	ASSERT_EQ(0, nserr_run(CLONE_NEWNS, own_cap_worker, CAP_SYS_CHROOT));
 }
 
 TEST_HARNESS_MAIN
