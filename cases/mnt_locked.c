@@ -22,6 +22,7 @@
 
 #include "nsconform.h"
 #include "mntns.h"
+#include "mntcov.h"
 #include "kselftest_harness.h"
 
 FIXTURE(locked) {
@@ -50,17 +51,6 @@ FIXTURE_TEARDOWN(locked)
 {
 }
 
-static struct mnt_info info_of(pid_t pid, const char *path)
-{
-	struct mnt_info mi;
-
-	if (mnt_info_find(pid, path, &mi)) {
-		memset(&mi, 0, sizeof(mi));
-		mi.shared = mi.master = -1;
-	}
-	return mi;
-}
-
 /*
  * Shared mounts copied into a less privileged mount namespace become slaves: events come in, none
  * go back (mount_namespaces(7)).
@@ -79,9 +69,9 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
 	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
-	ours = info_of(0, s);
-	ctl = info_of(same.pid, s);
-	lp = info_of(less.pid, s);
+	ours = mntcov_info(0, s);
+	ctl = mntcov_info(same.pid, s);
+	lp = mntcov_info(less.pid, s);
 	/* Control: same user namespace, still a peer. */
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(ours.shared, ctl.shared);
@@ -181,13 +171,13 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	/* A read-only mount of a writable tmpfs: the flag is the mount's. */
 	ASSERT_EQ(0, mnt_make(&self->b, "ro", ro, 0));
 	ASSERT_EQ(0, mount(NULL, ro, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL));
-	ASSERT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
+	ASSERT_TRUE(mnt_opt_has(mntcov_info(0, ro).opts, "ro"));
 	mnt_path(file, &self->b, "ro/file");
 	mnt_path(ownfile, &self->b, "own/file");
 	MNT_START_LESS_PRIVILEGED(&less);
-	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
-	EXPECT_TRUE(mnt_opt_has(info_of(less.pid, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EROFS, mnt_peer_do(&less, MNT_OP_CREATE, file, NULL, 0));
 	/* Keeping it read-only is allowed: only clearing the flag is refused. */
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND | MS_RDONLY));
@@ -200,10 +190,10 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	/* Control: the same remount works in our user namespace. */
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
-	EXPECT_FALSE(mnt_opt_has(info_of(same.pid, ro).opts, "ro"));
+	EXPECT_FALSE(mnt_opt_has(mntcov_info(same.pid, ro).opts, "ro"));
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_CREATE, file, NULL, 0));
 	/* Our own mount stays read-only. */
-	EXPECT_TRUE(mnt_opt_has(info_of(0, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mntcov_info(0, ro).opts, "ro"));
 	EXPECT_EQ(-EROFS, mnt_touch(file));
 	EXPECT_EQ(0, mnt_peer_stop(&same));
 	EXPECT_EQ(0, mnt_peer_stop(&less));

@@ -344,14 +344,11 @@ TEST_F(peers, propagate_from_shown_when_master_unreachable)
 /*
  * rmdir() of a directory that is a mount point only in another mount namespace succeeds and takes
  * that mount away there; of our own mount point it fails with EBUSY (rmdir(2),
- * mount_namespaces(7)).
+ * mount_namespaces(7); linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
+ * directories"), 3.18).
  */
-TEST_F(peers, rmdir_of_mount_point_in_other_ns)
+TEST_F(peers, rmdir_of_mount_point_in_other_ns_detaches_it_there)
 {
-	/*
-	 * linux:8ed936b5671b ("vfs: Lazily remove mounts on unlinked files and
-	 * directories"), 3.18.
-	 */
 	char e[MNT_PATH_MAX];
 	struct mnt_peer p;
 
@@ -376,7 +373,7 @@ TEST_F(peers, rmdir_of_mount_point_in_other_ns)
  * unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes
  * that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)).
  */
-TEST_F(peers, unlink_of_mount_point_in_other_ns)
+TEST_F(peers, unlink_of_mount_point_in_other_ns_detaches_it_there)
 {
 	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX];
 	struct mnt_peer p;

@@ -18,6 +18,7 @@
 
 #include "nsconform.h"
 #include "mntns.h"
+#include "mntcov.h"
 #include "kselftest_harness.h"
 
 FIXTURE(prop) {
@@ -43,18 +44,6 @@ FIXTURE_TEARDOWN(prop)
 {
 }
 
-/* Propagation fields of the topmost mount at @path in @pid's namespace. */
-static struct mnt_info info_of(pid_t pid, const char *path)
-{
-	struct mnt_info mi = { .shared = -1, .master = -1 };
-
-	if (mnt_info_find(pid, path, &mi)) {
-		mi.shared = -1;
-		mi.master = -1;
-	}
-	return mi;
-}
-
 /*
  * Shared mounts propagate mount and unmount events both ways between peers, and share a "shared:N"
  * peer group id (mount_namespaces(7) MS_SHARED).
@@ -66,8 +55,8 @@ TEST_F(prop, shared_peers_propagate_both_ways)
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ours = info_of(0, self->s);
-	theirs = info_of(p.pid, self->s);
+	ours = mntcov_info(0, self->s);
+	theirs = mntcov_info(p.pid, self->s);
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(ours.shared, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
@@ -97,8 +86,8 @@ TEST_F(prop, slave_receives_but_does_not_send)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE));
-	ours = info_of(0, self->s);
-	theirs = info_of(p.pid, self->s);
+	ours = mntcov_info(0, self->s);
+	theirs = mntcov_info(p.pid, self->s);
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(0, ours.master);
 	EXPECT_EQ(0, theirs.shared);
@@ -133,10 +122,10 @@ TEST_F(prop, private_neither_sends_nor_receives)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_PRIVATE));
-	theirs = info_of(p.pid, self->s);
+	theirs = mntcov_info(p.pid, self->s);
 	EXPECT_EQ(0, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
-	EXPECT_LT(0, info_of(p.pid, q).shared);
+	EXPECT_LT(0, mntcov_info(p.pid, q).shared);
 	/* Ours -> theirs: only through the shared control. */
 	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
 	ASSERT_EQ(0, mnt_tmpfs(qp1, 0));
@@ -165,7 +154,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	ASSERT_EQ(0, mnt_make(&self->b, "other", other, 0));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE));
-	ours = info_of(0, self->s);
+	ours = mntcov_info(0, self->s);
 	EXPECT_TRUE(ours.unbindable);
 	EXPECT_EQ(0, ours.shared);
 	/* Binding it fails; binding an ordinary mount works (control). */
@@ -184,7 +173,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * keep a copied mount unbindable"), see fixtures/expectations.
 	 */
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	theirs = info_of(p.pid, self->s);
+	theirs = mntcov_info(p.pid, self->s);
 	EXPECT_EQ(0, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
 	EXPECT_TRUE(theirs.unbindable) TH_LOG("the namespace copy lost its unbindable flag");
@@ -245,17 +234,17 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 	mnt_path(x, &self->b, "s/a/b/x");
 	mnt_path(y, &self->b, "s/a/b/y");
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	EXPECT_EQ(0, info_of(0, a).shared);
-	EXPECT_EQ(0, info_of(0, ab).shared);
+	EXPECT_EQ(0, mntcov_info(0, a).shared);
+	EXPECT_EQ(0, mntcov_info(0, ab).shared);
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED | MS_REC));
-	EXPECT_LT(0, info_of(0, a).shared);
-	EXPECT_LT(0, info_of(0, ab).shared);
+	EXPECT_LT(0, mntcov_info(0, a).shared);
+	EXPECT_LT(0, mntcov_info(0, ab).shared);
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	/* The peer makes the whole tree its slave with one call. */
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE | MS_REC));
 	for (i = 0; i < 3; i++) {
-		ours = info_of(0, tree[i]);
-		theirs = info_of(p.pid, tree[i]);
+		ours = mntcov_info(0, tree[i]);
+		theirs = mntcov_info(p.pid, tree[i]);
 		EXPECT_LT(0, ours.shared);
 		EXPECT_EQ(0, theirs.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(ours.shared, theirs.master) TH_LOG("%s", tree[i]);
@@ -268,7 +257,7 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 	/* MS_PRIVATE|MS_REC clears every optional field of the tree. */
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_PRIVATE | MS_REC));
 	for (i = 0; i < 3; i++) {
-		ours = info_of(0, tree[i]);
+		ours = mntcov_info(0, tree[i]);
 		EXPECT_EQ(0, ours.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(0, ours.master) TH_LOG("%s", tree[i]);
 	}
@@ -294,9 +283,9 @@ TEST_F(prop, slave_and_shared_forwards_master_events)
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SHARED));
 	/* In the peer, s2 becomes a peer of s: same new group, same master. */
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, self->s, s2, 0));
-	ours = info_of(0, self->s);
-	t1 = info_of(p.pid, self->s);
-	t2 = info_of(p.pid, s2);
+	ours = mntcov_info(0, self->s);
+	t1 = mntcov_info(p.pid, self->s);
+	t2 = mntcov_info(p.pid, s2);
 	EXPECT_LT(0, t1.shared);
 	EXPECT_NE(ours.shared, t1.shared);
 	EXPECT_EQ(ours.shared, t1.master);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unshare(2) and clone(2) refusals around PID namespaces and flags: a
- * thread after the caller changed its PID namespace for children, a second
- * unshare(CLONE_NEWPID), unshare(0), and bits that no flag uses.  Also the
- * one place where the kernel is more permissive than unshare(2) says
- * (CLONE_NEWPID from a threaded process).
+ * unshare(2) and clone(2) refusals around flags: unshare(0), bits that no
+ * flag uses, CLONE_NEWUSER with the euid or egid unmapped.  Also the one
+ * place where the kernel is more permissive than unshare(2) says
+ * (CLONE_NEWPID from a threaded process).  A thread after a PID namespace
+ * change and a second unshare(CLONE_NEWPID) are pid_rules.c's.
  *
  * Every worker first becomes root of a user namespace of its own (in both
  * passes), so that the refusal tested is the only thing missing.
@@ -23,71 +23,7 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
-#define THREAD_SET (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)
-
-/* --- threads after a PID namespace change ----------------------------------- */
-
-static int thread_after_pidns_change(void *arg)
-{
-	bool by_setns = *(bool *)arg;
-	struct ns_holder h = { .pid = -1 };
-	int err, fd;
-
-	if (ns_unshare_userns_root(0))
-		return child_fail("cannot become root of a new user namespace: %m");
-	err = nserr_try_clone(THREAD_SET);
-	if (err)
-		return child_fail("a thread before the change: %s", strerror(-err));
-	if (by_setns) {
-		if (nserr_hold(&h, CLONE_NEWPID))
-			return child_fail("no holder in a new PID namespace");
-		fd = ns_open(h.pid, "pid");
-		if (fd < 0 || setns(fd, CLONE_NEWPID))
-			err = child_fail("setns into the holder's PID namespace: %m");
-		if (fd >= 0)
-			close(fd);
-	} else if (unshare(CLONE_NEWPID)) {
-		err = child_fail("unshare(CLONE_NEWPID): %m");
-	}
-	if (!err) {
-		err = nserr_try_clone(THREAD_SET);
-		err = err == -EINVAL ? 0 :
-		      child_fail("a thread after %s: %s, not EINVAL",
-				 by_setns ? "setns(CLONE_NEWPID)" : "unshare(CLONE_NEWPID)",
-				 err ? strerror(-err) : "granted");
-	}
-	/* processes still can be made: the refusal is for threads */
-	if (!err && (err = nserr_try_clone(0)))
-		err = child_fail("a child after the change: %s", strerror(-err));
-	if (h.pid > 0)
-		ns_holder_stop(&h);
-	return err;
-}
-
-/*
- * After unshare(CLONE_NEWPID) clone(CLONE_THREAD) fails with EINVAL; a process can still be made
- * (clone(2) ERRORS).
- */
-TEST(clone_thread_after_unshare_newpid_einval)
-{
-	bool by_setns = false;
-	const char *why = ns_userns_blocker(false);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, thread_after_pidns_change, &by_setns));
-}
-
-/* After setns() into a PID namespace clone(CLONE_THREAD) fails with EINVAL (clone(2) ERRORS). */
-TEST(clone_thread_after_setns_pidns_einval)
-{
-	bool by_setns = true;
-	const char *why = ns_userns_blocker(false);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, thread_after_pidns_change, &by_setns));
-}
+/* --- CLONE_NEWPID from a threaded process ---------------------------------- */
 
 static void *wait_for_word(void *arg)
 {
@@ -147,33 +83,6 @@ TEST(unshare_newpid_allowed_in_threaded_process)
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, threaded_unshare_newpid, NULL));
-}
-
-static int newpid_twice(void *arg)
-{
-	(void)arg;
-	if (ns_unshare_userns_root(0))
-		return child_fail("cannot become root of a new user namespace: %m");
-	if (unshare(CLONE_NEWPID))
-		return child_fail("the first unshare(CLONE_NEWPID): %m");
-	errno = 0;
-	if (unshare(CLONE_NEWPID) != -1 || errno != EINVAL)
-		return child_fail("the second unshare(CLONE_NEWPID): %m, not EINVAL");
-	/* the first one stands: one level down, not two */
-	return next_child_is_pid1_below();
-}
-
-/*
- * A second unshare(CLONE_NEWPID) fails with EINVAL; the first one's namespace stays (unshare(2)
- * ERRORS).
- */
-TEST(unshare_newpid_twice_einval)
-{
-	const char *why = ns_userns_blocker(false);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, newpid_twice, NULL));
 }
 
 /* --- unshare(0) and bits no flag uses ----------------------------------------- */

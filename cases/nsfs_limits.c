@@ -21,45 +21,10 @@
 #include "nsapi.h"
 #include "kselftest_harness.h"
 
-/* A child that unshare()s @flag, reports errno (0) and waits to be let go. */
-struct creator {
-	pid_t pid;
-	int err;
-	struct ns_sync s;
-};
-
-static int creator_start(struct creator *c, unsigned long flag)
+/* Holder setup: unshare(*@arg); 0 (then held until released), or the errno it exits with. */
+static int unshare_flag(void *arg)
 {
-	if (ns_sync_init(&c->s))
-		return -1;
-	c->pid = ns_clone(0);
-	if (c->pid < 0)
-		return -1;
-	if (c->pid == 0) {
-		int err;
-
-		ns_sync_child_side(&c->s);
-		err = unshare(flag) ? errno : 0;
-		ns_sync_tell(&c->s, true, &err, sizeof(err));
-		if (!err)
-			ns_sync_wait(&c->s, true, NULL, 0, 3 * NS_WAIT_MS);
-		_exit(0);
-	}
-	ns_sync_parent_side(&c->s);
-	if (ns_sync_wait(&c->s, false, &c->err, sizeof(c->err), NS_WAIT_MS))
-		return -1;
-	return 0;
-}
-
-static int creator_stop(struct creator *c)
-{
-	int rc;
-
-	if (!c->err)
-		ns_sync_tell(&c->s, false, NULL, 0);
-	rc = ns_wait(c->pid, NS_WAIT_MS);
-	ns_sync_close(&c->s);
-	return rc;
+	return unshare(*(const unsigned long *)arg) ? errno : 0;
 }
 
 /* The file that shows the namespace unshare(@t) made. */
@@ -72,22 +37,26 @@ static const char *made_file(const struct ns_type *t)
 	return t->name;
 }
 
-/* Create one of @t in a child; 0 and the child alive, or the errno. */
-static int create_one(const struct ns_type *t, struct creator *c)
+/* Create one of @t in a held child; 0 and the child alive, or the errno. */
+static int create_one(const struct ns_type *t, struct ns_holder *c)
 {
-	int same;
+	int err, same;
 
-	if (creator_start(c, t->flag))
-		return child_fail("cannot start a creator");
-	if (c->err)
-		return c->err;
+	*c = (struct ns_holder){ .plain = true, .setup = unshare_flag, .arg = (void *)&t->flag };
+	err = ns_holder_begin(c);
+	if (err < 0)
+		return child_fail("cannot start a holder");
+	if (err)
+		return err;
 	same = ns_same_as_self(c->pid, made_file(t));
 	/* pid_for_children of a new PID namespace without a process: ENOENT */
 	if (t->flag == CLONE_NEWPID && same == -ENOENT)
 		same = 0;
-	if (same != 0)
+	if (same != 0) {
+		ns_holder_stop(c);
 		return child_fail("unshare(CLONE_NEW%s) returned 0, no new namespace",
 				  t->name);
+	}
 	return 0;
 }
 
@@ -98,7 +67,7 @@ struct limit_req {
 static int limit_inside(void *arg)
 {
 	struct limit_req *r = arg;
-	struct creator first, second, other;
+	struct ns_holder first, second, other;
 	char path[96], buf[32];
 	long deadline;
 	int err;
@@ -117,23 +86,29 @@ static int limit_inside(void *arg)
 		return child_fail("the first %s namespace under the limit: %s", r->t->name,
 				  strerror(err));
 	err = create_one(r->t, &second);
-	if (err != ENOSPC)
+	if (err != ENOSPC) {
+		ns_holder_stop(&second);
+		ns_holder_stop(&first);
 		return child_fail("a second %s namespace over max 1: %s, not ENOSPC",
 				  r->t->name, strerror(err));
-	creator_stop(&second);
+	}
+	ns_holder_stop(&second);
 	err = create_one(r->other, &other);
-	if (err)
+	if (err) {
+		ns_holder_stop(&other);
+		ns_holder_stop(&first);
 		return child_fail("a %s namespace (other type) at the %s limit: %s",
 				  r->other->name, r->t->name, strerror(err));
-	creator_stop(&other);
+	}
+	ns_holder_stop(&other);
 	/* once the first is gone (freed asynchronously for some types) one fits again */
-	creator_stop(&first);
+	ns_holder_stop(&first);
 	deadline = ns_now_ms() + 8000;
 	for (;;) {
 		struct timespec tick = { 0, 10000000 };
 
 		err = create_one(r->t, &second);
-		creator_stop(&second);
+		ns_holder_stop(&second);
 		if (err != ENOSPC || ns_now_ms() > deadline)
 			break;
 		nanosleep(&tick, NULL);

@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -168,8 +167,9 @@ static int report(struct ns_sync *s, const struct refused *r)
 	return ns_sync_tell(s, true, r, sizeof(*r)) ? child_fail("report: %m") : 0;
 }
 
-static int refusing_init(struct ns_sync *s, int which)
+static int refusing_init(struct ns_sync *s, void *arg)
 {
+	int which = *(int *)arg;
 	struct refused r = { 0 };
 	pid_t pid;
 
@@ -219,12 +219,8 @@ static struct refused run_refused(struct __test_metadata *_metadata, int which)
 	struct ns_sync s;
 	pid_t init;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	init = pidns_new_child(0);
+	init = pidns_start_synced(&s, 0, refusing_init, &which);
 	ASSERT_GE(init, 0);
-	if (init == 0)
-		_exit(refusing_init(&s, which));
-	ns_sync_parent_side(&s);
 	EXPECT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), NS_WAIT_MS));
 	/* From outside: init was not ended; it exits by itself with 0. */
 	EXPECT_EQ(0, pidns_reap(init, NS_WAIT_MS));
@@ -303,11 +299,10 @@ static int nested_outer_init(struct nested_rec *r)
  */
 TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
 {
-	struct nested_rec *r = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct nested_rec *r = ns_shared_page(4096);
 	pid_t outer;
 
-	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_NE(NULL, r);
 	r->inner = -1;
 	reboot_depth = 2;
 	outer = pidns_new_child(0);

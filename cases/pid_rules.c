@@ -56,9 +56,11 @@ static bool state_becomes(pid_t pid, char want, bool is)
 /* --- SIGSTOP -------------------------------------------------------------- */
 
 /* An init with no handlers: it reports, then answers each request until told to end. */
-static int idle_init(struct ns_sync *s)
+static int idle_init(struct ns_sync *s, void *arg)
 {
 	char b;
+
+	(void)arg;
 
 	ns_sync_child_side(s);
 	for (int sig = 1; sig < NSIG; sig++)
@@ -81,12 +83,8 @@ TEST_F(pidns, sigstop_from_parent_namespace_stops_init)
 	struct ns_sync s;
 	pid_t init;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	init = pidns_new_child(0);
+	init = pidns_start_synced(&s, 0, idle_init, NULL);
 	ASSERT_GE(init, 0);
-	if (init == 0)
-		_exit(idle_init(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
 	ASSERT_EQ(0, kill(init, SIGSTOP));
 	EXPECT_TRUE(state_becomes(init, 'T', true)) TH_LOG("init did not stop");
@@ -108,10 +106,12 @@ static int stop_sender(void)
 }
 
 /* init: a member sends it SIGSTOP; init then reports that it still runs. */
-static int stopped_from_inside_init(struct ns_sync *s)
+static int stopped_from_inside_init(struct ns_sync *s, void *arg)
 {
 	pid_t g;
 	int rc;
+
+	(void)arg;
 
 	ns_sync_child_side(s);
 	signal(SIGSTOP, SIG_DFL);
@@ -137,12 +137,8 @@ TEST_F(pidns, sigstop_from_inside_does_not_stop_init)
 	struct ns_sync s;
 	pid_t init;
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	init = pidns_new_child(0);
+	init = pidns_start_synced(&s, 0, stopped_from_inside_init, NULL);
 	ASSERT_GE(init, 0);
-	if (init == 0)
-		_exit(stopped_from_inside_init(&s));
-	ns_sync_parent_side(&s);
 	EXPECT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) TH_LOG("init stopped");
 	EXPECT_NE('T', pidns_proc_state(init));
 	ns_sync_tell(&s, false, NULL, 0);

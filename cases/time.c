@@ -430,7 +430,7 @@ TEST_F(clone_time, clone3_creates_time_ns)
 	pid_t pid = ns_clone3(CLONE_NEWTIME | self->extra);
 
 	if (pid < 0 && errno == ENOSYS)
-		SKIP(return, "no clone3() (5.3)");
+		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
 	if (pid == 0)
 		park(&self->s);
 	ASSERT_LE(0, pid) TH_LOG("clone3(CLONE_NEWTIME): %m");

@@ -11,7 +11,13 @@ use warnings;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 use Exporter qw(import);
-our @EXPORT = qw(feature_table feature_of $FEATURE_RE);
+our @EXPORT = qw(feature_table feature_of suite_features $FEATURE_RE);
+
+# The features the suite probes, [name, release], as its sources spell them
+# (harness/report sets it from suite_features): a feature of this list that
+# no result of the run SKIPped for is listed as such, without an answer per
+# kernel (a test may SKIP for another reason before it probes).
+our @SUITE;
 
 our $FEATURE_RE = qr/^(.+?) not supported by this kernel \(added in (\d+\.\d+)\)\s*$/;
 
@@ -40,12 +46,33 @@ sub kernels_of {
 }
 
 # {kernels => [{key, label, kernel}], features => [{feature, added, tests,
-# on => {key => 'yes'|'no'|'mixed'|'?'}, why => {key => text}}]}, features
+# on => {key => 'yes'|'no'|'mixed'|'?'}, why => {key => text}}], not_skipped
+# => [{feature, added}] (the suite's features no result SKIPped for)}, features
 # in the order of the release that added them.  A kernel has a feature
 # ('yes') when a test that SKIPs for it elsewhere ran there (any result but
 # a skip, a not-run or a crash of the kernel); 'no' when a test SKIPped
 # for it there; 'mixed' when both (a probe that disagrees with itself);
 # '?' when none of its tests ran there.
+# [name, release] of every feature named by the SKIP form in cases/ and
+# fixtures/ (string literals, and fixtures/nsnew.c's table of the 6.8+ ones).
+sub suite_features {
+	my ($top) = @_;
+	my %f;
+	for my $file (glob("$top/cases/*.c"), glob("$top/fixtures/*.[ch]")) {
+		open(my $fh, '<', $file) or next;
+		while (<$fh>) {
+			$f{$1} //= $2 while /"([^"%]+) not supported by this kernel
+					      \s\(added\ in\ (\d+\.\d+)\)"/gx;
+			$f{$1} //= $2 if $file =~ m{/nsnew\.c$}
+					 && /\{\s*"([^"%]+)",\s*"(\d+\.\d+)",/;
+		}
+		close($fh);
+	}
+	return map { [$_, $f{$_}] } sort { lc $a cmp lc $b } keys %f;
+}
+
+sub release_key { return join('.', map { sprintf '%05d', $_ } split /\./, $_[0]); }
+
 sub feature_table {
 	my ($cols, $ids) = @_;
 	my @kernels = kernels_of($cols);
@@ -82,12 +109,14 @@ sub feature_table {
 					: 'none of its tests ran here';
 		}
 	}
-	my @features = sort { join('.', map { sprintf '%05d', $_ } split /\./, $a->{added})
-			      cmp join('.', map { sprintf '%05d', $_ } split /\./, $b->{added})
+	my @features = sort { release_key($a->{added}) cmp release_key($b->{added})
 			      || lc $a->{feature} cmp lc $b->{feature} } values %f;
+	my @unseen = sort { release_key($a->{added}) cmp release_key($b->{added})
+			    || lc $a->{feature} cmp lc $b->{feature} }
+		     map { {feature => $_->[0], added => $_->[1]} } grep { !$f{$_->[0]} } @SUITE;
 	return {kernels => [map { {key => $_->[0], label => $_->[1],
 				   kernel => $_->[2][0]{kernel}} } @kernels],
-		features => \@features};
+		features => \@features, not_skipped => \@unseen};
 }
 
 1;

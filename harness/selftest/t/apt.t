@@ -14,8 +14,9 @@ a=$scratch/archive
 export GNUPGHOME="$scratch/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 trap 'gpgconf --kill gpg-agent 2>/dev/null; rm -rf "$scratch"' EXIT
-gpg -q --batch --passphrase '' --quick-gen-key "nsconform test archive" ed25519 sign never 2>/dev/null
-gpg -q --batch --passphrase '' --quick-gen-key "nsconform forger" ed25519 sign never 2>/dev/null
+newkey() { gpg -q --batch --passphrase '' --quick-gen-key "$1" ed25519 sign never 2>/dev/null; }
+newkey "nsconform test archive"
+newkey "nsconform forger"
 gpg -q --export "nsconform test archive" > "$scratch/keyring.gpg"
 
 when() { date -u "+%a, %d %b %Y %H:%M:%S UTC" -d "$1"; }
@@ -23,8 +24,8 @@ when() { date -u "+%a, %d %b %Y %H:%M:%S UTC" -d "$1"; }
 suite() {
 	b=$scratch/pkg/$2 p=$a/pool/main/${2}_1.0_all.deb d=$a/dists/$1
 	mkdir -p "$b/DEBIAN" "$a/pool/main" "$d/main/binary-amd64"
-	printf 'Package: %s\nVersion: 1.0\nArchitecture: all\nMaintainer: nsconform <n@invalid>\nDescription: test\n' \
-		"$2" > "$b/DEBIAN/control"
+	printf 'Package: %s\nVersion: 1.0\nArchitecture: all\n%s\n%s\n' "$2" \
+		'Maintainer: nsconform <n@invalid>' 'Description: test' > "$b/DEBIAN/control"
 	dpkg-deb -b -Zgzip "$b" "$p" > /dev/null
 	{ grep -v '^Description' "$b/DEBIAN/control"
 	  echo "Filename: pool/main/${2}_1.0_all.deb"
@@ -66,7 +67,8 @@ is "only the good suite is in the sources get and cache use" \
 	"$(awk '{ print $4 }' "$scratch/cache/apt/sources.list")" good
 "$apt" suites > "$scratch/suites"
 like "suites: good is ok" "$scratch/suites" '^good: ok$'
-like "suites: old is unavailable, expired" "$scratch/suites" '^old: unavailable Release file expired'
+like "suites: old is unavailable, expired" \
+	"$scratch/suites" '^old: unavailable Release file expired'
 
 mkdir "$scratch/dl"
 (cd "$scratch/dl" && "$apt" get -q download hello-good) > "$scratch/out" 2>&1
@@ -76,20 +78,25 @@ check "and is the archive's package" cmp "$scratch/dl/hello-good_1.0_all.deb" \
 (cd "$scratch/dl" && "$apt" get -q download hello-old) > "$scratch/out" 2> "$scratch/err"
 is "a package only in the expired suite fails" $? 100
 like "the failure names the suites it had and what was unavailable, and why" "$scratch/err" \
-	"^harness/apt: 'apt-get -q download hello-old' failed; suites available: good; unavailable: old \(Release file expired .*\), missing \(no Release file on the mirror\), forged \(bad signature"
+	"^harness/apt: 'apt-get -q download hello-old' failed; suites available: good; "\
+"unavailable: old \(Release file expired .*\), missing \(no Release file on the mirror\), "\
+"forged \(bad signature"
 
 # Updating one suite touches only that one.
 rm -rf "$scratch/cache/apt/suite/good"
 "$apt" update old > "$scratch/out" 2> "$scratch/err"
 is "updating only a bad suite fails" $? 1
-like "and says no suite could be updated" "$scratch/err" '^harness/apt: no suite could be updated \(old\)'
-is "no other suite was updated" "$(ls "$scratch/cache/apt/suite" | tr '\n' ' ')" "forged missing old "
+like "and says no suite could be updated" \
+	"$scratch/err" '^harness/apt: no suite could be updated \(old\)'
+is "no other suite was updated" \
+	"$(ls "$scratch/cache/apt/suite" | tr '\n' ' ')" "forged missing old "
 
 # The explicit option for an expired but signed Release.
 NSCONFORM_APT_ALLOW_EXPIRED=1 "$apt" update old good > "$scratch/out" 2> "$scratch/err"
 is "ALLOW_EXPIRED: the update succeeds" $? 0
 like "ALLOW_EXPIRED: still a warning naming the option" "$scratch/err" \
-	'^harness/apt: warning: suite old: Release file expired \(invalid since .*\); used because NSCONFORM_APT_ALLOW_EXPIRED=1$'
+	'^harness/apt: warning: suite old: Release file expired \(invalid since .*\); '\
+'used because NSCONFORM_APT_ALLOW_EXPIRED=1$'
 (cd "$scratch/dl" && "$apt" get -q download hello-old) > "$scratch/out" 2>&1
 is "ALLOW_EXPIRED: the expired suite's package downloads" $? 0
 done_testing

@@ -32,7 +32,8 @@ in_jail() {
 in_jail /nsrun --pass root -- /cases/whoami > "$scratch/out" 2>&1
 is "root pass in a chroot: the case runs" $? 0
 unlike "root pass: no mount error" "$scratch/out" 'nsrun:'
-like "root pass: in a PID namespace of its own with its /proc" "$scratch/out" '^# NSpid:[[:space:]]+2$'
+like "root pass: in a PID namespace of its own with its /proc" \
+	"$scratch/out" '^# NSpid:[[:space:]]+2$'
 is "root pass: nothing propagated out of the chroot" \
 	"$(diff "$scratch/outside.before" "$scratch/outside.after")" ""
 
@@ -47,12 +48,15 @@ is "the chroot's /proc is still an empty directory" "$(ls -A "$jail/proc")" ""
 # private need; the case is still chrooted: no user namespace (EPERM).
 in_jail /nsrun --pass root -- /cases/rootmount > "$scratch/out" 2>&1
 like "the case can make / private in its mount namespace" "$scratch/out" '^ok 1 root_is_a_mount'
-like "the case is still chrooted: user namespaces refused" "$scratch/out" '^# userns: Operation not permitted$'
-is "nothing propagated out of the chroot" "$(diff "$scratch/outside.before" "$scratch/outside.after")" ""
+like "the case is still chrooted: user namespaces refused" \
+	"$scratch/out" '^# userns: Operation not permitted$'
+is "nothing propagated out of the chroot" \
+	"$(diff "$scratch/outside.before" "$scratch/outside.after")" ""
 
 # A chroot without a /proc directory: one line saying why, no case run.
 rmdir "$jail/proc"
 in_jail /nsrun --pass root -- /cases/whoami > "$scratch/out" 2>&1
 is "no /proc in the chroot: exit 125" $? 125
-like "no /proc in the chroot: named" "$scratch/out" '^nsrun: cannot mount a private /proc: No such file or directory$'
+like "no /proc in the chroot: named" \
+	"$scratch/out" '^nsrun: cannot mount a private /proc: No such file or directory$'
 done_testing

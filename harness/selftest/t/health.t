@@ -18,13 +18,16 @@ printf '4,1,1,-;WARNING: CPU: 1 PID: 9 at old/report.c:1 before_the_case\n' > "$
 echo 0 > "$TAINTED"
 run quiet
 is "quiet kernel: exit 0" $? 0
-unlike "quiet kernel: no marker (an older WARNING does not count)" "$scratch/out" 'KERNEL-HEALTH|klog'
+unlike "quiet kernel: no marker (an older WARNING does not count)" \
+	"$scratch/out" 'KERNEL-HEALTH|klog'
 
 run warn
 is "a WARNING: exit 1" $? 1
 like "a WARNING: the test is not ok # KERNEL-HEALTH" "$scratch/out" \
-	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: WARNING: CPU: 0 PID: 1 at fs/namespace\.c:12'
-like "a WARNING: its log line is shown" "$scratch/out" '^# klog: WARNING: CPU: 0 PID: 1 at fs/namespace'
+	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: '\
+'WARNING: CPU: 0 PID: 1 at fs/namespace\.c:12'
+like "a WARNING: its log line is shown" \
+	"$scratch/out" '^# klog: WARNING: CPU: 0 PID: 1 at fs/namespace'
 like "a WARNING: and the report's next line" "$scratch/out" '^# klog: Modules linked in:'
 unlike "a WARNING: no record continuation" "$scratch/out" 'SUBSYSTEM'
 like "a WARNING: the next test is not blamed" "$scratch/out" '^ok 2 global\.second # SKIP'
@@ -39,7 +42,8 @@ like "a report after the last result: that test is marked" "$scratch/out" \
 like "a report after the last result: the first test is not" "$scratch/out" '^ok 1 global\.first$'
 is "a report after the last result: nothing lost, in order" \
 	"$(grep -v -e '^# klog' -e '^# KERNEL-HEALTH' "$scratch/out" | tr '\n' '|')" \
-	"TAP version 13|1..2|ok 1 global.first|not ok 2 global.second # KERNEL-HEALTH kernel log: refcount_t: saturated; leaking memory.|"
+	"TAP version 13|1..2|ok 1 global.first|not ok 2 global.second # KERNEL-HEALTH "\
+"kernel log: refcount_t: saturated; leaking memory.|"
 
 run taint
 is "a new W taint: exit 1" $? 1

@@ -14,6 +14,7 @@ my $top = dirname(dirname(dirname(dirname(abs_path(__FILE__)))));
 my @files = sort glob("$top/cases/*.c");
 my @scripts = map { glob("$top/$_") } qw(harness/check harness/matrix harness/mutate
 	harness/bench-vm harness/soak harness/verdicts harness/report harness/report-cilint
+	harness/ci-github-steps harness/kselftest-export
 	harness/hygiene harness/lib/*.sh harness/lib/NSConform/*.pm
 	harness/lib/NSConform/Render/*.pm harness/selftest/run harness/selftest/lib.sh
 	harness/selftest/t/*.t);

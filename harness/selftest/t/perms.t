@@ -31,7 +31,8 @@ is "0700 home: harness/check's user pass passes" $? 0
 # A wrapper that executes the case by its path (as make mutate's mutant does).
 "$nsrun" --pass user -- /usr/bin/env "$home/project/build/cases/whoami" > "$scratch/out" 2>&1
 is "0700 home: a wrapper executes the case by path" $? 0
-like "0700 home: the wrapped case runs as uid 65534" "$scratch/out" '^# Uid:[[:space:]]+65534[[:space:]]'
+like "0700 home: the wrapped case runs as uid 65534" \
+	"$scratch/out" '^# Uid:[[:space:]]+65534[[:space:]]'
 
 chmod 0700 "$home/project/build/cases/whoami" "$home/project/build/cases/hangs"
 modes > "$scratch/modes.before"
@@ -51,11 +52,15 @@ own=$(for p in $(pgrep -x hangs); do
 done | grep -c copy)
 is "root-only binary: its processes run from a copy, under the case's name and path" "$own" 4
 wait
-like "root-only binary: hangs reached its hang" "$scratch/out" '^not ok 3 global\.blocks_in_wait # TIMEOUT'
+like "root-only binary: hangs reached its hang" \
+	"$scratch/out" '^not ok 3 global\.blocks_in_wait # TIMEOUT'
 
 modes > "$scratch/modes.after"
-is "the checkout's permissions are unchanged" "$(diff "$scratch/modes.before" "$scratch/modes.after")" ""
+is "the checkout's permissions are unchanged" \
+	"$(diff "$scratch/modes.before" "$scratch/modes.after")" ""
 mounts > "$scratch/mounts.after"
-is "the host's mount table is unchanged" "$(diff "$scratch/mounts.before" "$scratch/mounts.after")" ""
-is "nothing was added to the checkout" "$(ls "$home/project/build/cases" | tr '\n' ' ')" "hangs whoami "
+is "the host's mount table is unchanged" \
+	"$(diff "$scratch/mounts.before" "$scratch/mounts.after")" ""
+is "nothing was added to the checkout" \
+	"$(ls "$home/project/build/cases" | tr '\n' ' ')" "hangs whoami "
 done_testing

@@ -42,7 +42,8 @@ for knob in kernel.unprivileged_userns_clone=0 \
 	NSCONFORM_SIMULATE_POLICY=$knob "$case" > "$scratch/$knob" 2>&1
 	case $knob in
 	*clone*) why='unprivileged user namespaces blocked by kernel.unprivileged_userns_clone=0' ;;
-	*) why='unprivileged user namespaces restricted by kernel.apparmor_restrict_unprivileged_userns=1' ;;
+	*) why='unprivileged user namespaces restricted by '\
+'kernel.apparmor_restrict_unprivileged_userns=1' ;;
 	esac
 	verdicts "$scratch/$knob" "$why"
 done

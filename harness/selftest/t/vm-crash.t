@@ -36,7 +36,7 @@ like "the kernel log with the panic is kept" "$kd/klog" 'Kernel panic - not sync
 like "results gathered before the crash are kept" "$kd/root/uts.tap" '^ok 1 '
 like "the crashing case keeps what it reported" "$kd/root/zpanic.tap" '^ok 1 global\.before_panic'
 unlike "its TAP is kept as the guest sent it" "$kd/root/zpanic.tap" '^not ok'
-"$top/harness/report" --no-expectations "$kd" > "$scratch/report" 2>&1
+"$top/harness/report" --no-expectations --width 0 "$kd" > "$scratch/report" 2>&1
 like "the reader names its running test as the crash" "$scratch/report" \
 	'^zpanic/panics_kernel +CRASH'
 like "and says why" "$scratch/report" \
@@ -53,8 +53,8 @@ like "it is an ERROR (could not be booted), not a crash" "$scratch/out" \
 kd=$(dirname "$(ls "$scratch"/r/noinit/*/meta)")
 like "with its kernel log" "$kd/klog" 'Kernel panic - not syncing'
 like "its meta says status=error" "$kd/meta" '^status=error$'
-"$top/harness/report" --no-expectations --baseline "$scratch/r/panic" "$scratch/r/noinit" \
-	> "$scratch/cmp" 2>&1
+"$top/harness/report" --no-expectations --width 0 \
+	--baseline "$scratch/r/panic" "$scratch/r/noinit" > "$scratch/cmp" 2>&1
 is "a baseline where the kernel errored is a regression" $? 1
 like "the regression names the kernel" "$scratch/cmp" '^REGRESSION .*5\.10\.[^ ]*/root uts/'
 

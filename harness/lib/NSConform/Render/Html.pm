@@ -58,6 +58,7 @@ tr.hide { display: none; }
 td.yes { background: #c8e6c9; } td.no { background: #fff59d; } td.mixed { background: #ef9a9a; }
 td.unknown { background: #f5f5f5; color: #999; }
 :target { outline: 3px solid #1565c0; }
+h2, :target { scroll-margin-top: 3em; }
 EOF
 
 # The toggles: hide all-ok rows, hide rows with nothing but ok and skips,
@@ -237,7 +238,7 @@ sub skips {
 
 sub feature_html {
 	my ($t) = @_;
-	return unless @{$t->{features}};
+	return unless @{$t->{features}} || @{$t->{not_skipped}};
 	out("<h2 id=\"features\">Features by kernel</h2>\n<p>From the SKIP reasons"
 	    . " <code>&lt;feature&gt; not supported by this kernel (added in X.Y)</code>;"
 	    . " ? = none of its tests ran there.</p>\n<table class=\"m\"><thead><tr>"
@@ -255,6 +256,9 @@ sub feature_html {
 		out("</tr>\n");
 	}
 	out("</tbody></table>\n");
+	out("<p>No result SKIPped for: " . h(join(', ', map { "$_->{feature} ($_->{added})" }
+						@{$t->{not_skipped}})) . "</p>\n")
+	    if @{$t->{not_skipped}};
 }
 
 

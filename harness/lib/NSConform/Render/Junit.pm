@@ -36,8 +36,13 @@ sub testcase {
 	      . "\" time=\"" . sprintf('%.3f', $secs // 0) . "\"";
 	my $st = $r->{status};
 	my $diag = join("\n", grep { /\S/ } @{$r->{diag}}, $r->{raw});
-	$diag .= "\n\nkernel log (end):\n$c->{kernel_log}"
-	    if $c && $st eq 'crash' && defined $c->{crashed} && defined $c->{kernel_log};
+	# The kernel's log tail: with the test that ran when it crashed, or the
+	# first of the column's tests the crash left unrun (the suite's
+	# system-err has it too).
+	if ($c && $st eq 'crash' && defined $c->{crashed} && defined $c->{kernel_log}
+	    && (!$r->{synthetic} || !$c->{junit_klog}++)) {
+		$diag .= "\n\nkernel log (end):\n$c->{kernel_log}";
+	}
 	my ($inner, $count) = ('', '');
 	if ($r->{known}) {
 		$count = 'skipped';
@@ -124,14 +129,16 @@ sub matrix {
 				      . "    <properties>\n%s    </properties>\n%s"
 				      . "    <system-out/>\n    <system-err>%s</system-err>\n"
 				      . "  </testsuite>\n",
-				      x("linux-" . short_kernel($c->{kernel}) . " $c->{pass}"), $i, x($cls),
+				      x("linux-" . short_kernel($c->{kernel}) . " $c->{pass}"), $i,
+				      x($cls),
 				      x($c->{meta}{where} || 'host'), junit_time($c->{meta}{date}),
 				      @n{qw(tests failures errors skipped)}, $c->{seconds} // 0,
 				      $props =~ s/^/  /gmr, $body, x($err));
 	}
 	if ($cmp) {	# --baseline: the comparison as one more suite
 		my ($body, %n) = ('', tests => 0, failures => 0, errors => 0, skipped => 0);
-		for my $sec (@SECTIONS) {
+		# New and missing cases are no result of either run: left out.
+		for my $sec (grep { $_->[0] !~ /^(new|missing)_cases$/ } @SECTIONS) {
 			for my $e (@{$cmp->{$sec->[0]}}) {
 				(my $cls = "nsconform.baseline.$sec->[0]") =~ s/[^\w.-]/_/g;
 				my $what = NSConform::Render::Text::describe($e, $sec->[0]);
@@ -140,9 +147,15 @@ sub matrix {
 				    . x("$e->{columns} $e->{case}") . "\" time=\"0\"";
 				if ($sec->[0] =~ /^(regressions|still_failing)$/) {
 					$n{failures}++;
-					$body .= ">\n      <failure message=\"" . x("$sec->[1]: $what")
-					    . "\" type=\"$sec->[0]\">" . x($what)
+					$body .= ">\n      <failure message=\""
+					    . x("$sec->[1]: $what") . "\" type=\"$sec->[0]\">"
+					    . x($what)
 					    . "</failure>\n    </testcase>\n";
+				} elsif ($sec->[0] =~ /^(known|new_skips)$/) {
+					$n{skipped}++;
+					$body .= ">\n      <skipped message=\""
+					    . x("$sec->[1]: $what") . "\">" . x($what)
+					    . "</skipped>\n    </testcase>\n";
 				} else {
 					$body .= ">\n      <system-out>" . x("$sec->[1]: $what")
 					    . "</system-out>\n    </testcase>\n";
@@ -150,12 +163,14 @@ sub matrix {
 			}
 		}
 		$tot{$_} += $n{$_} for keys %n;
-		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\" package=\"nsconform.baseline\""
-				      . " hostname=\"host\" timestamp=\"%s\" tests=\"%d\" failures=\"%d\""
+		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\""
+				      . " package=\"nsconform.baseline\" hostname=\"host\""
+				      . " timestamp=\"%s\" tests=\"%d\" failures=\"%d\""
 				      . " errors=\"%d\" skipped=\"%d\" time=\"0\">\n%s"
 				      . "    <system-out/>\n    <system-err/>\n  </testsuite>\n",
 				      x("baseline comparison: $cmp->{title}"), scalar(@$cols),
-				      junit_time(undef), @n{qw(tests failures errors skipped)}, $body);
+				      junit_time(undef), @n{qw(tests failures errors skipped)},
+				      $body);
 	}
 	out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	out(sprintf("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\""

@@ -55,7 +55,7 @@ sub reference_url {
 	my ($ref) = @_;
 	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
 	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
-	    if $ref =~ /^man:([\w.-]+)\((\d)\)$/;
+	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
 	return undef;
 }
 
@@ -75,11 +75,11 @@ sub matrix {
 			my %co = (id => $checkout, origin => $ORIGIN, valid => JSON::PP::true,
 				  tree_name => ($m->{kernel_source} // '') eq 'debian' ? 'debian'
 					       : 'local',
-				  comment => "Linux $c->{kernel}"
-					     . ($m->{kernel_version} ? " (package $m->{kernel_version})"
-						: ''),
+				  comment => "Linux $c->{kernel}" . ($m->{kernel_version}
+						? " (package $m->{kernel_version})" : ''),
 				  misc => {map { $_ => $m->{$_} } grep { defined $m->{$_} }
-					   qw(kernel kernel_version kernel_packages kernel_source)});
+					   qw(kernel kernel_version kernel_packages
+					      kernel_source)});
 			$co{start_time} = rfc3339($m->{date}) if rfc3339($m->{date});
 			push @checkouts, \%co;
 			my %b = (id => $build, origin => $ORIGIN, checkout_id => $checkout,
@@ -93,12 +93,14 @@ sub matrix {
 			    if ($m->{kernel_source} // '') eq 'debian';
 			my $cfg = file_url("$c->{dir}/config-ns");
 			$b{config_url} = $cfg if $cfg;
-			my @logs = grep { $_->{url} } map { {name => $_, url => file_url("$c->{dir}/$_")} }
+			my @logs = grep { $_->{url} }
+				   map { {name => $_, url => file_url("$c->{dir}/$_")} }
 				   qw(klog dmesg);
 			$b{output_files} = \@logs if @logs;
 			$b{start_time} = rfc3339($m->{date}) if rfc3339($m->{date});
 			$b{log_excerpt} = excerpt("kernel crashed: $c->{crashed}\n"
-						  . ($c->{kernel_log} // '')) if defined $c->{crashed};
+						  . ($c->{kernel_log} // ''))
+			    if defined $c->{crashed};
 			push @builds, \%b;
 		}
 		my %per;
@@ -130,11 +132,11 @@ sub matrix {
 			if (my $e = $r->{known}) {
 				my $iid = id('issue', part(issue_key($e)));
 				$issues{$iid} //= $e;
-				push @incidents, {id => "$tid:incident",
-						  origin => $ORIGIN, issue_id => $iid, issue_version => 1,
+				push @incidents, {id => "$tid:incident", origin => $ORIGIN,
+						  issue_id => $iid, issue_version => 1,
 						  test_id => $tid, present => JSON::PP::true,
-						  comment => "$cid on $c->{kernel} ($c->{pass} pass): "
-							     . "$e->{reason}"};
+						  comment => "$cid on $c->{kernel}"
+							     . " ($c->{pass} pass): $e->{reason}"};
 			}
 		}
 	}

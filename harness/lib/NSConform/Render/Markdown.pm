@@ -75,7 +75,7 @@ sub matrix {
 
 sub feature_table_md {
 	my ($t) = @_;
-	return unless @{$t->{features}};
+	return unless @{$t->{features}} || @{$t->{not_skipped}};
 	out("\n## Features by kernel\n\nFrom the SKIP reasons `<feature> not supported by this"
 	    . " kernel (added in X.Y)`; ? = none of its tests ran there.\n\n");
 	out('| feature | added in | ' . join(' | ', map { md($_->{label}) } @{$t->{kernels}})
@@ -86,6 +86,8 @@ sub feature_table_md {
 		    . join(' | ', map { my $v = $f->{on}{$_->{key}}; $v eq 'no' ? '**no**' : $v }
 			   @{$t->{kernels}}) . " |\n");
 	}
+	my @ns = map { "$_->{feature} ($_->{added})" } @{$t->{not_skipped}};
+	out("\nNo result SKIPped for: " . md(join(', ', @ns)) . "\n") if @ns;
 }
 
 sub warnings_section {

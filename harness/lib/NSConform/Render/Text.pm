@@ -22,6 +22,13 @@ sub paint {
 
 sub pad { my ($s, $w) = @_; return $s . (' ' x ($w - length $s)); }
 
+# A line that starts with "  LABEL", its label painted.
+sub painted {
+	my ($st, $l) = @_;
+	$l =~ s/^  \Q$LABEL{$st}\E/'  ' . paint($st, $LABEL{$st})/e;
+	return $l;
+}
+
 our $WIDTH = 100;	# the text report fits this many columns
 
 # A line wrapped to $WIDTH, continuation lines indented by $indent more.
@@ -32,6 +39,7 @@ sub wrapped {
 	my $cont = $lead . (' ' x ($indent // 4));
 	local $Text::Wrap::columns = $WIDTH + 1;
 	local $Text::Wrap::huge = 'overflow';
+	local $Text::Wrap::unexpand = 0;
 	return Text::Wrap::wrap('', $cont, $s) . "\n";
 }
 
@@ -48,7 +56,7 @@ sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
 	my $w = 4;
 	for (@$ids) { $w = length if length > $w; }
-	$w = 44 if $w > 44;
+	$w = 44 if $w > 44 && $WIDTH < 200;
 	# Too wide: passes shortened to a letter (6.12/r), one space between.
 	my @lab = map { $_->{label} } @$cols;
 	my $sep = 2;
@@ -105,9 +113,8 @@ sub details_text {
 		out("\nFailures:\n");
 		for (grouped($bad)) {
 			my ($c, $r) = @$_;
-			my $head = wrapped("  $LABEL{$r->{status}} $c->{label} $r->{id}: $r->{reason}");
-			$head =~ s/^  \Q$LABEL{$r->{status}}\E/'  ' . paint($r->{status}, $LABEL{$r->{status}})/e;
-			out($head);
+			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $c->{label}"
+							  . " $r->{id}: $r->{reason}")));
 			my @d = grep { /\S/ } @{$r->{diag}};
 			splice(@d, 8) if @d > 8 && !$r->{klog};
 			out(wrapped("      $_", 2)) for @d;
@@ -127,7 +134,8 @@ sub details_text {
 	findings($findings) if $findings && @$findings;
 	my %seen;
 	for my $c (grep { defined $_->{crashed} && !$seen{$_->{dir}}++ } @$cols) {
-		out("\n" . wrapped("$c->{kernel} (run $c->{run}): the kernel crashed: $c->{crashed}"));
+		out("\n" . wrapped("$c->{kernel} (run $c->{run}): the kernel crashed:"
+				   . " $c->{crashed}"));
 		if (defined $c->{kernel_log}) {
 			out("  kernel log (end):\n");
 			my @l = split /\n/, $c->{kernel_log};
@@ -141,13 +149,13 @@ sub details_text {
 # within $WIDTH.
 sub feature_table_text {
 	my ($t) = @_;
-	return unless @{$t->{features}};
+	return unless @{$t->{features}} || @{$t->{not_skipped}};
 	out("\nFeatures by kernel (from the SKIP reasons \"<feature> not supported by this"
 	    . " kernel\n(added in X.Y)\"; ? = none of its tests ran there):\n");
 	my @names = map { "$_->{feature} ($_->{added})" } @{$t->{features}};
 	my $w = 7;
 	for (@names) { $w = length if length > $w; }
-	$w = 44 if $w > 44;
+	$w = 44 if $w > 44 && $WIDTH < 200;
 	my @k = @{$t->{kernels}};
 	my @kw = map { my $l = length $_->{label}; $l > 4 ? $l : 4 } @k;
 	my @blocks = ([]);
@@ -169,12 +177,15 @@ sub feature_table_text {
 			out('  ' . pad(abbrev($names[$n], $w), $w));
 			for my $i (@$b) {
 				my $v = $f->{on}{$k[$i]{key}};
-				out(' ' . paint($v eq 'yes' ? 'pass' : $v eq 'no' ? 'skip'
-						: $v eq 'mixed' ? 'fail' : 'missing', pad($v, $kw[$i])));
+				my $st = $v eq 'yes' ? 'pass' : $v eq 'no' ? 'skip'
+				       : $v eq 'mixed' ? 'fail' : 'missing';
+				out(' ' . paint($st, pad($v, $kw[$i])));
 			}
 			out("\n");
 		}
 	}
+	my @ns = map { "$_->{feature} ($_->{added})" } @{$t->{not_skipped}};
+	out(wrapped("  No result SKIPped for: " . join(', ', @ns))) if @ns;
 }
 
 sub findings {
@@ -194,15 +205,29 @@ sub summary {
 	my ($cols, $ids) = @_;
 	for my $c (@$cols) {
 		my $s = summarise($c, $ids);
-		out("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
-		    . (defined $c->{crashed} ? " - the kernel crashed" : '') . "\n");
+		out(wrapped("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
+			    . (defined $c->{crashed} ? " - the kernel crashed" : '')));
 		for (grouped([map { [$c, $_] } grep { is_bad($_) } map { cell($c, $_) } @$ids])) {
 			my $r = $_->[1];
-			out("  " . paint($r->{status}, $LABEL{$r->{status}}) . " $r->{id}"
-			    . (length $r->{reason} ? ": $r->{reason}" : '') . "\n");
-			out("      $_\n") for map { "klog: $_" } @{$r->{klog} // []};
+			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $r->{id}"
+					. (length $r->{reason} ? ": $r->{reason}" : ''))));
+			out(wrapped("      $_", 2)) for map { "klog: $_" } @{$r->{klog} // []};
 		}
 	}
+}
+
+# The closing lines over every column: known deviations, then the plain
+# "N passed, N failed, N skipped" line that CI systems read.
+sub total {
+	my ($cols, $ids) = @_;
+	my %t = map { $_ => 0 } qw(pass failed skip known);
+	for my $c (@$cols) {
+		my $s = summarise($c, $ids);
+		$t{$_} += $s->{$_} // 0 for keys %t;
+	}
+	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
+	    if $t{known};
+	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
 }
 
 # One line of a comparison entry.
@@ -224,17 +249,19 @@ sub counts {
 sub compare {
 	my ($doc) = @_;
 	out("nsconform comparison: $doc->{title}\n");
-	out("  compared $_->{old} -> $_->{new}\n") for @{$doc->{pairs}};
-	out("  only in the old run: $_\n") for @{$doc->{only_old}};
-	out("  only in the new run: $_\n") for @{$doc->{only_new}};
+	out(wrapped("  compared $_->{old} -> $_->{new}")) for @{$doc->{pairs}};
+	out(wrapped("  only in the old run: $_")) for @{$doc->{only_old}};
+	out(wrapped("  only in the new run: $_")) for @{$doc->{only_new}};
 	for my $s (@SECTIONS) {
 		my $st = $s->[0] eq 'regressions' ? 'fail' : $s->[0] eq 'fixes' ? 'pass' : 'skip';
 		for my $e (@{$doc->{$s->[0]}}) {
-			out(paint($st, pad($s->[1], 10)) . " $e->{columns} $e->{case}: "
-			    . describe($e, $s->[0]) . "\n");
+			my $l = wrapped(pad($s->[1], 10) . " $e->{columns} $e->{case}: "
+					. describe($e, $s->[0]), 11);
+			$l =~ s/^\Q$s->[1]\E/paint($st, $s->[1])/e;
+			out($l);
 		}
 	}
-	out("summary: " . join(', ', counts($doc)) . "\n");
+	out(wrapped("summary: " . join(", ", counts($doc))));
 }
 
 1;

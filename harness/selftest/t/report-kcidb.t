@@ -1,0 +1,80 @@
+#!/bin/sh
+# harness/report --format kcidb: the file of a real run (one harness/check
+# run of the self-test binaries, copied as two kernels) validates against the
+# KCIDB v5.3 schema (harness/kcidb-validate, JSON::Validator), with test paths
+# nsconform.<case>.<test>, statuses, and an expectation as an issue with its
+# incidents; the validator rejects a broken file.  With NSCONFORM_KCIDB_RUN
+# set to a matrix run folder, that run's file is validated too.
+. "$(dirname "$0")/../lib.sh"
+report=$top/harness/report
+validate=$top/harness/kcidb-validate
+plan 14
+
+pass_arg=
+[ "$(id -u)" = 0 ] || pass_arg="--pass user"
+"$top/harness/check" --results "$scratch/real" --run-id real --no-hygiene $pass_arg --timeout 2 \
+	"$selftest/whoami" "$selftest/failing" "$selftest/crashes" > "$scratch/check.out" 2>&1
+real=$(ls -d "$scratch"/real/real/*/ | head -n 1)
+m=$scratch/res/kc
+for k in 6.12.118+deb13-amd64 7.3.4+deb13-amd64; do
+	mkdir -p "$m/$k"
+	cp -R "$real"/. "$m/$k"/
+	sed -i -e "s/^kernel=.*/kernel=$k/" "$m/$k/meta"
+	for p in "$m/$k"/*/; do	# a guest's per-case timings
+		echo "$(basename "$p") failing rc=1 ms=1200 taint=0" >> "$m/$k/cases"
+	done
+done
+nl='listns() not supported by this kernel (added in 6.19)'
+sed -i "s/^ok \\([0-9]*\\) global\\.passes\$/ok \\1 global.passes # SKIP $nl/" \
+	"$m"/6.12*/*/failing.tap
+printf 'fail  7.3  *  failing/fails  linux:0123456789ab  fails on purpose\n' > "$scratch/exp"
+
+"$report" --expectations "$scratch/exp" --format kcidb -o "$scratch/k.json" "$m" 2> "$scratch/err"
+is "kcidb: exits 1 (6.12's failure is not known)" $? 1
+"$validate" "$scratch/k.json" > "$scratch/valid" 2>&1
+is "kcidb: the file validates against the v5.3 schema" $? 0
+like "kcidb: counts what it holds" "$scratch/valid" \
+	'valid KCIDB v5\.3: 2 checkouts, 2 builds, [0-9]+ tests, 1 issues, [1-9][0-9]* incidents'
+perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	for my $t (@{$d->{tests}}) {
+		print "test $t->{path} $t->{status} $t->{build_id}",
+		      (defined $t->{duration} ? " duration=$t->{duration}" : ""), "\n";
+	}
+	print "issue $_->{id} $_->{report_url}\n" for @{$d->{issues}};
+	print "incident $_->{test_id} $_->{issue_id}\n" for @{$d->{incidents}};
+	print "build $_->{id} $_->{checkout_id} $_->{architecture}\n" for @{$d->{builds}};
+	print "version $d->{version}{major}.$d->{version}{minor}\n";' \
+	< "$scratch/k.json" > "$scratch/k.txt"
+like "kcidb: version 5.3" "$scratch/k.txt" '^version 5\.3$'
+like "kcidb: a dot-separated test path" "$scratch/k.txt" '^test nsconform\.failing\.fails FAIL '
+like "kcidb: a feature SKIP" "$scratch/k.txt" \
+	'^test nsconform\.failing\.passes SKIP nsconform:kc:6_12_118_deb13-amd64:build'
+like "kcidb: a pass" "$scratch/k.txt" '^test nsconform\.whoami\.whoami PASS '
+like "kcidb: a crashing binary is an ERROR" "$scratch/k.txt" \
+	'^test nsconform\.crashes\.[a-z_]+ ERROR '
+like "kcidb: the recorded time, shared among the binary's tests" "$scratch/k.txt" \
+	'^test nsconform\.failing\.fails FAIL .* duration=0\.6$'
+unlike "kcidb: no slash in a path" "$scratch/k.txt" '^test [^ ]*/'
+like "kcidb: the expectation is an issue, its reference a URL" "$scratch/k.txt" \
+	'^issue nsconform:issue:failing_fails_7_3 https://git\.kernel\.org/linus/0123456789ab$'
+like "kcidb: the known failure on 7.3 is an incident" "$scratch/k.txt" \
+	'^incident nsconform:kc:7_3_4_deb13-amd64:[a-z]+:failing/fails '\
+'nsconform:issue:failing_fails_7_3$'
+
+# The validator can fail.
+perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{tests}[0]{path} = "a/b";
+	$d->{tests}[1]{status} = "OK"; print encode_json($d);' \
+	< "$scratch/k.json" > "$scratch/bad.json"
+"$validate" "$scratch/bad.json" > /dev/null 2> "$scratch/bad.err"
+is "kcidb: a broken file does not validate" $? 1
+
+if [ -n "${NSCONFORM_KCIDB_RUN:-}" ]; then
+	"$report" --format kcidb -o "$scratch/run.json" "$NSCONFORM_KCIDB_RUN" 2>/dev/null
+	"$validate" "$scratch/run.json" >&2
+	is "kcidb: the matrix run $NSCONFORM_KCIDB_RUN validates" $? 0
+else
+	echo "ok 14 # SKIP NSCONFORM_KCIDB_RUN names no matrix run"
+	_n=$((_n + 1))
+fi
+done_testing
