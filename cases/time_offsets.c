@@ -201,6 +201,7 @@ TEST(offsets_file_format_read_inside_and_outside)
 	pid_t creator;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.self = &r->self;
 	ASSERT_EQ(0, ns_sync_init(&fsync_));
@@ -290,6 +291,7 @@ TEST(nested_ns_inherits_offsets_relative_to_initial)
 	struct creator_req q = { nest_member, NULL, NULL };
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.arg = r;
 	q.self = &r->outer;
@@ -367,6 +369,7 @@ TEST(numeric_clock_ids_accepted)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(0, c[1].err);
@@ -391,6 +394,7 @@ TEST(invalid_clock_id_is_einval)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 8));
 	EXPECT_EQ(0, c[0].err);
 	for (int i = 1; i < 7; i++) {
@@ -413,6 +417,7 @@ TEST(nanoseconds_above_999999999_is_einval)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(10, c[0].mono);
@@ -434,6 +439,7 @@ TEST(writes_before_entry_replace_per_clock)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 4));
 	for (int i = 0; i < 3; i++)
 		EXPECT_EQ(0, c[i].err);
@@ -489,6 +495,7 @@ TEST(offset_bounds_are_erange)
 	struct range_rec *r = ns_shared_page(1 << 16);
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_run(0, ranges, r));
 	ASSERT_LT(2, r->now_mono) TH_LOG("the machine is up for too short a time");
@@ -542,6 +549,7 @@ TEST(write_without_cap_sys_time_is_eperm)
 	struct perm_rec *r = ns_shared_page(1 << 16);
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	r->without_cap = 1;
 	ASSERT_EQ(0, ns_run(0, perm_creator, r));
@@ -557,6 +565,7 @@ TEST(write_with_cap_only_in_child_userns_is_eperm)
 	struct perm_rec *r = ns_shared_page(1 << 16);
 
 	NS_NEED_TYPE("time");
+	NS_NEED_USERNS();
 	ASSERT_NE(NULL, r);
 	r->child_userns = r->with_cap = 1;
 	ASSERT_EQ(0, ns_run(0, perm_child_userns, r));
@@ -600,6 +609,7 @@ TEST(proc_uptime_includes_boottime_offset)
 	double before, after;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, read_uptime(&before));
 	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
@@ -675,6 +685,7 @@ TEST(offsets_write_after_setns_entry_is_eacces)
 	struct entry_rec *r = ns_shared_page(1 << 16);
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	r->before = r->after = 1;
 	ASSERT_EQ(0, ns_run(0, entry_by_setns, r));
