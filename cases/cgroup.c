@@ -222,6 +222,7 @@ TEST_F(cg, own_cgroup_is_root_after_unshare)
 	int rc;
 
 	NS_NEED_TYPE("cgroup");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, v);
 	/* somewhere below the root, or the view could not change */
 	v->enter = self->made ? self->a : NULL;
@@ -468,6 +469,7 @@ TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 	int rc;
 
 	NS_NEED_TYPE("cgroup");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, v);
 	v->enter = self->made ? self->a : NULL;
 	rc = ns_run_admin(0, join_cgns, v);

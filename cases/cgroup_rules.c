@@ -321,6 +321,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 	pid_t pid;
 
 	NS_NEED_TYPE("cgroup");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	if (self->made)
 		ASSERT_EQ(0, self->sub_err);

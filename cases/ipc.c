@@ -77,6 +77,8 @@ TEST(posix_mq_names_per_namespace)
 	char name[64];
 	mqd_t q;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, private_ipc());
 	queue_name(name, sizeof(name), "q");
 	q = queue_create(name, 3, 64);
@@ -148,6 +150,8 @@ TEST(mqueue_fs_shows_own_queues)
 	struct mq_fs_arg a;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, private_ipc());
 	/* A private mount namespace and tmpfs, checked before anything is mounted. */
 	ASSERT_EQ(0, mnt_base_enter(&base)) TH_LOG("%s", base.why);
@@ -204,6 +208,8 @@ TEST(queues_destroyed_with_namespace)
 	long deadline;
 	mqd_t held;
 	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, private_ipc());
 	ASSERT_EQ(0, setrlimit(RLIMIT_MSGQUEUE, &rl));
@@ -286,6 +292,8 @@ TEST(sysctls_per_namespace)
 {
 	unsigned long vals[3];
 	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, private_ipc());
 	for (int i = 0; i < 3; i++) {

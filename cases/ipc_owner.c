@@ -279,6 +279,7 @@ static void check_owner_views(struct __test_metadata *_metadata, int type)
  */
 TEST(shm_owner_ids_mapped_per_user_namespace)
 {
+	NS_NEED_USERNS();
 	check_owner_views(_metadata, SHM);
 }
 
@@ -288,6 +289,7 @@ TEST(shm_owner_ids_mapped_per_user_namespace)
  */
 TEST(sem_owner_ids_mapped_per_user_namespace)
 {
+	NS_NEED_USERNS();
 	check_owner_views(_metadata, SEM);
 }
 
@@ -297,6 +299,7 @@ TEST(sem_owner_ids_mapped_per_user_namespace)
  */
 TEST(msg_owner_ids_mapped_per_user_namespace)
 {
+	NS_NEED_USERNS();
 	check_owner_views(_metadata, MSG);
 }
 
@@ -347,6 +350,8 @@ static int mq_owner_views(void *arg)
 TEST(mq_file_owner_mapped_per_user_namespace)
 {
 	struct mq_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_USERNS();
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
@@ -414,6 +419,8 @@ static int perm_views(void *arg)
 TEST(ipc_owner_capability_counts_in_owning_userns)
 {
 	struct perm_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_USERNS();
 
 	ASSERT_NE(NULL, r);
 	TEST_IPC_NS();
@@ -498,6 +505,7 @@ static void check_limits(struct __test_metadata *_metadata, const struct limit *
  */
 TEST(new_ipc_ns_sysv_limits_are_defaults)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	check_limits(_metadata, sysv_limits, false);
 }
 
@@ -507,6 +515,7 @@ TEST(new_ipc_ns_sysv_limits_are_defaults)
  */
 TEST(new_ipc_ns_mqueue_limits_are_defaults)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	check_limits(_metadata, mq_limits, true);
 }
 
@@ -579,6 +588,8 @@ static int qmax_parent(void *arg)
 TEST(mqueue_limits_bind_only_their_namespace)
 {
 	struct qmax_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, r);
 	TEST_IPC_NS();
@@ -665,6 +676,8 @@ TEST(sysv_id_limits_bind_only_their_namespace)
 {
 	struct mni_rec *r = ns_shared_page(1 << 16);
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_NE(NULL, r);
 	TEST_IPC_NS();
 	for (int t = 0; t < NTYPES; t++)
@@ -748,6 +761,8 @@ static int mq_perm_views(void *arg)
 TEST(mq_permission_override_needs_owner_mapped_in_userns)
 {
 	struct mq_perm_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_USERNS();
 
 	ASSERT_NE(NULL, r);
 	TEST_IPC_NS();

@@ -152,6 +152,7 @@ FIXTURE_VARIANT_ADD(sysv, msg) { .kind = &msg_kind };
 
 FIXTURE_SETUP(sysv)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, private_ipc());
 	self->key = test_key(1);
 	self->id = variant->kind->create(self->key, 3);
@@ -351,6 +352,8 @@ TEST(objects_live_while_namespace_referenced)
 	struct lifetime_arg a;
 	int fd, id;
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, private_ipc());
 	a.key = test_key(5);

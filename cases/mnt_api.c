@@ -88,6 +88,8 @@ static uint64_t find_tmp_mount(struct __test_metadata *_metadata, uint64_t ns_id
  */
 TEST(listmount_statmount_by_mount_ns_id)
 {
+	NS_NEED_NOT_CHROOTED();
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	struct nsnew_statmount sm;
 	uint64_t mine, theirs, tmp_mnt, ids[512];
@@ -244,6 +246,7 @@ static int open_tree_worker(void *arg)
  */
 TEST(open_tree_namespace_roots_new_ns_at_tree)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	NSNEW_NEED(NSNEW_OPEN_TREE_NS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, open_tree_worker, NULL));
@@ -273,6 +276,7 @@ static int fsmount_worker(void *arg)
  */
 TEST(fsmount_namespace_roots_new_ns_at_new_fs)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	NSNEW_NEED(NSNEW_FSMOUNT_NS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, fsmount_worker, NULL));
@@ -365,6 +369,7 @@ static int pidns_mount_worker(void *arg)
  */
 TEST(proc_pidns_option_shows_that_namespace)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	NSNEW_NEED(NSNEW_PROC_PIDNS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, pidns_mount_worker, NULL));
 }

@@ -414,6 +414,8 @@ TEST(idmapped_mount_remaps_owners_and_writes)
 {
 	const char *why = idpeer_needs_real_root();
 
+	NS_NEED_USERNS();
+
 	int rc;
 
 	if (why)

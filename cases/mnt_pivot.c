@@ -148,6 +148,7 @@ TEST_F(pivot, pivot_root_fails_with_that_errno)
 		c.drop_caps = true;
 		break;
 	case NEW_LOCKED:
+		NS_NEED_USERNS();
 		/* n, a copy from our namespace, is locked there. */
 		c.less = true;
 		break;

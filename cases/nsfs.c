@@ -152,6 +152,8 @@ TEST(setns_joiner_shares_ident_and_hostname)
 {
 	struct utsname before, after;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, uname(&before));
 	ASSERT_EQ(0, ns_run_admin(0, join_worker, NULL));
 	ASSERT_EQ(0, uname(&after));
@@ -199,6 +201,7 @@ static int keep_by_fd(void *arg)
  */
 TEST(ns_fd_keeps_namespace_alive_after_exit)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_fd, NULL));
 }
 
@@ -254,6 +257,7 @@ static int keep_by_bind(void *arg)
  */
 TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
 }
 
@@ -556,8 +560,10 @@ TEST(setns_pidfd_joins_several_at_once)
 		{ .flags = CLONE_NEWUTS | CLONE_NEWNET },
 		{ 0 },
 	};
-	int rc = ns_run_admin(0, pidfd_worker, reqs);
+	int rc;
 
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(0, pidfd_worker, reqs);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
 	ASSERT_EQ(0, rc);
 }
@@ -580,6 +586,8 @@ TEST(setns_pidfd_all_or_nothing)
 		{ 0 },
 	};
 	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];

@@ -386,6 +386,7 @@ static int per_user_worker(void *arg)
  */
 TEST(limit_counts_per_user)
 {
+	NS_NEED_USERNS();
 	/* mapping two uids takes CAP_SETUID and CAP_SETGID there */
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_SETUID) &&
 			  ns_cap_effective(CAP_SETGID));

@@ -82,6 +82,7 @@ static int unknown_flags(void *arg)
  */
 TEST(unshare_unknown_flag_fails_einval)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, unknown_flags, NULL));
 }
 
@@ -231,8 +232,10 @@ static int empty_mntns_worker(void *arg)
  */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
-	int rc = ns_run_admin(0, empty_mntns_worker, NULL);
+	int rc;
 
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(0, empty_mntns_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "UNSHARE_EMPTY_MNTNS", "7.1");
 	ASSERT_EQ(0, rc);
 }
@@ -313,6 +316,8 @@ static int fs_worker(void *arg)
 TEST(unshare_newns_implies_clone_fs)
 {
 	struct fs_req r = { CLONE_NEWNS, "mnt", { 0 } };
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_run_admin(0, fs_worker, &r));
 }

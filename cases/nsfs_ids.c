@@ -57,6 +57,8 @@ TEST(net_ns_id_is_its_socket_cookie)
 	uint64_t id, cookie, in[2];
 	int p[2];
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	NSNEW_NEED(NSNEW_NS_GET_ID);
 	if (net_cookie(&cookie) == -ENOPROTOOPT)
 		SKIP(return, "SO_NETNS_COOKIE not supported by this kernel (added in 5.14)");
@@ -174,6 +176,8 @@ TEST(new_namespaces_never_get_initial_inodes)
 			    CLONE_NEWCGROUP | CLONE_NEWPID;
 	unsigned long ino[NS_NTYPES];
 	int p[2];
+
+	NS_NEED_USERNS();
 
 	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
 	ASSERT_EQ(0, ns_run(all | CLONE_NEWUSER, report_inodes, &p[1]));

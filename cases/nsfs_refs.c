@@ -118,6 +118,8 @@ TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
 {
 	bool global = global_view();
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, ns_run_admin(0, socket_worker, &global));
 }
 

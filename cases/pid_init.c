@@ -182,7 +182,10 @@ static struct reaper_rec run_orphan(struct __test_metadata *_metadata, bool subr
 TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 {
 	struct orphan_rec o;
-	struct reaper_rec rr = run_orphan(_metadata, false, &o);
+	struct reaper_rec rr;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rr = run_orphan(_metadata, false, &o);
 
 	EXPECT_EQ(2, o.parent_before);
 	EXPECT_EQ(1, o.parent_after);
@@ -196,7 +199,10 @@ TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 {
 	struct orphan_rec o;
-	struct reaper_rec rr = run_orphan(_metadata, false, &o);
+	struct reaper_rec rr;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rr = run_orphan(_metadata, false, &o);
 
 	/* A (2) exits 0 first, then the orphan B (3) with 7. */
 	EXPECT_EQ(2, rr.reaped[0]);
@@ -213,7 +219,10 @@ TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 TEST_F(pidns, orphan_goes_to_subreaper_inside_namespace)
 {
 	struct orphan_rec o;
-	struct reaper_rec rr = run_orphan(_metadata, true, &o);
+	struct reaper_rec rr;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rr = run_orphan(_metadata, true, &o);
 
 	EXPECT_EQ(2, rr.self);
 	EXPECT_EQ(3, o.parent_before);
@@ -271,7 +280,10 @@ static int protected_init(void)
  */
 TEST_F(pidns, init_survives_unhandled_signals_from_inside)
 {
-	pid_t pid = pidns_new_child(0);
+	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	pid = pidns_new_child(0);
 
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
@@ -307,6 +319,8 @@ TEST_F(pidns, init_ignores_unhandled_sigterm_from_parent_namespace)
 	struct ns_sync s;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	pid = pidns_start_synced(&s, 0, wait_handled_init, NULL);
 	ASSERT_GE(pid, 0);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
@@ -335,6 +349,8 @@ TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
 {
 	struct ns_sync s;
 	pid_t pid, inside;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = pidns_new_child(0);
@@ -418,6 +434,8 @@ TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 	struct ns_sync s;
 	int sv[2], hold[2];
 	char b;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));

@@ -101,6 +101,8 @@ TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
 	struct ns_sync s;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = pidns_new_child(CLONE_NEWNS);
@@ -175,6 +177,8 @@ TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 	struct ns_sync s;
 	int sv[2];
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
 	ASSERT_EQ(0, ns_sync_init(&s));
@@ -252,6 +256,8 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	struct ns_sync s;
 	int self_n, level;
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	self_n = pidns_self_levels();
 	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");

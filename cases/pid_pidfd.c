@@ -91,6 +91,8 @@ TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 	siginfo_t si = { 0 };
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	if (missing)
 		SKIP(return, "%s", missing);
 	pid = pidns_start_synced(&s, 0, pidfd_target, NULL);
@@ -138,6 +140,8 @@ TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 	pid_t via_fd[PIDNS_MAX_LEVELS], via_proc[PIDNS_MAX_LEVELS], pid, g;
 	char info[1024], b;
 	int sv[2], fd, n;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	if (missing)
 		SKIP(return, "%s", missing);

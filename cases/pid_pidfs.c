@@ -39,6 +39,8 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 	struct ns_holder h;
 	int pidfd;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	NSNEW_NEED(NSNEW_PIDFD_GET_NS);
 	ASSERT_EQ(0, ns_holder_start(&h, HOLD, NULL, NULL));
 	pidfd = ns_pidfd_open(h.pid);
@@ -100,6 +102,8 @@ TEST(pidfd_info_pids_are_the_callers_view)
 	struct ns_holder h;
 	int self, pidfd;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	NSNEW_NEED(NSNEW_PIDFD_INFO);
 	self = ns_pidfd_open(getpid());
 	ASSERT_LE(0, self);
@@ -141,6 +145,7 @@ static pid_t child_that(int how)
  */
 TEST(pidfd_info_exit_status_after_reap)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	for (int how = 0; how < 2; how++) {
 		struct nsnew_pidfd_info info;
 		pid_t pid;
@@ -232,6 +237,8 @@ TEST(pidfs_handle_opens_only_where_pid_is_visible)
 {
 	struct fh_buf mine, theirs;
 	struct ns_holder h;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	NSNEW_NEED(NSNEW_PIDFS_HANDLES);
 	ASSERT_EQ(0, pidfs_handle(getpid(), &mine));
@@ -325,6 +332,8 @@ TEST(pid_max_is_per_pid_namespace)
 	long outer = read_pid_max();
 	struct ns_sync s;
 	pid_t pid;
+
+	NS_NEED_USERNS();
 
 	ASSERT_LT(1000, outer);
 	NSNEW_NEED(NSNEW_PIDNS_PID_MAX);

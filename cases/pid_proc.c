@@ -122,6 +122,8 @@ TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 	int fd, found = 0;
 	pid_t init;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	q.v = ns_shared_page(4096);
 	ASSERT_NE(NULL, q.v);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &q.test_mnt));
@@ -198,6 +200,8 @@ TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 	struct mount_try *t = ns_shared_page(4096);
 	pid_t pid;
 
+	NS_NEED_USERNS();
+
 	ASSERT_NE(NULL, t);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &t->test_mnt));
 	t->without_pidns = t->with_pidns = 1;
@@ -269,6 +273,8 @@ TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 	struct active_rec *r = ns_shared_page(4096);
 	pid_t o;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
 	o = pidns_new_child(CLONE_NEWNS);
@@ -331,6 +337,8 @@ TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
 	struct nspid_rec *r = ns_shared_page(4096);
 	int levels = pidns_self_levels();
 	pid_t init;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, r);
 	ASSERT_LE(1, levels);

@@ -115,6 +115,7 @@ static int init_status_after(int cmd, bool from_member)
  */
 TEST_F(pidns, reboot_restart_ends_init_with_sighup)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART, false));
 }
 
@@ -124,6 +125,7 @@ TEST_F(pidns, reboot_restart_ends_init_with_sighup)
  */
 TEST_F(pidns, reboot_restart2_ends_init_with_sighup)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART2, false));
 }
 
@@ -133,6 +135,7 @@ TEST_F(pidns, reboot_restart2_ends_init_with_sighup)
  */
 TEST_F(pidns, reboot_power_off_ends_init_with_sigint)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(128 + SIGINT, init_status_after(LINUX_REBOOT_CMD_POWER_OFF, false));
 }
 
@@ -142,6 +145,7 @@ TEST_F(pidns, reboot_power_off_ends_init_with_sigint)
  */
 TEST_F(pidns, reboot_halt_ends_init_with_sigint)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(128 + SIGINT, init_status_after(LINUX_REBOOT_CMD_HALT, false));
 }
 
@@ -151,6 +155,7 @@ TEST_F(pidns, reboot_halt_ends_init_with_sigint)
  */
 TEST_F(pidns, reboot_by_member_ends_namespace_init)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(128 + SIGHUP, init_status_after(LINUX_REBOOT_CMD_RESTART, true));
 }
 
@@ -234,7 +239,10 @@ static struct refused run_refused(struct __test_metadata *_metadata, int which)
  */
 TEST_F(pidns, reboot_other_commands_in_pidns_are_einval)
 {
-	struct refused r = run_refused(_metadata, 0);
+	struct refused r;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	r = run_refused(_metadata, 0);
 
 	EXPECT_EQ(-EINVAL, r.cad_off);
 	EXPECT_EQ(-EINVAL, r.cad_on);
@@ -243,7 +251,10 @@ TEST_F(pidns, reboot_other_commands_in_pidns_are_einval)
 /* Bad magic numbers are EINVAL inside a PID namespace too; init is not ended (reboot(2) ERRORS). */
 TEST_F(pidns, reboot_bad_magic_in_pidns_is_einval)
 {
-	struct refused r = run_refused(_metadata, 1);
+	struct refused r;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	r = run_refused(_metadata, 1);
 
 	EXPECT_EQ(-EINVAL, r.bad_magic);
 }
@@ -253,7 +264,10 @@ TEST_F(pidns, reboot_bad_magic_in_pidns_is_einval)
  */
 TEST_F(pidns, reboot_without_cap_sys_boot_is_eperm)
 {
-	struct refused r = run_refused(_metadata, 2);
+	struct refused r;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	r = run_refused(_metadata, 2);
 
 	EXPECT_EQ(-EPERM, r.nocap);
 }
@@ -269,7 +283,10 @@ TEST_F(pidns, reboot_without_cap_sys_boot_is_eperm)
  */
 TEST_F(pidns, reboot_with_cap_only_in_child_userns_is_eperm)
 {
-	struct refused r = run_refused(_metadata, 3);
+	struct refused r;
+
+	NS_NEED_USERNS();
+	r = run_refused(_metadata, 3);
 
 	EXPECT_EQ(-EPERM, r.child_userns);
 }
@@ -301,6 +318,8 @@ TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
 {
 	struct nested_rec *r = ns_shared_page(4096);
 	pid_t outer;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, r);
 	r->inner = -1;

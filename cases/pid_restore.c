@@ -148,6 +148,8 @@ TEST_F(pidns, clone3_set_tid_chooses_pid_in_new_and_parent_namespace)
 	struct tid_rec r = { 0 };
 	int self_n = pidns_self_levels();
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_GE(self_n, 1);
 	run_tids(_metadata, two_level_holder, &r);
 	if (!r.n)
@@ -167,6 +169,8 @@ TEST_F(pidns, clone3_set_tid_chooses_pids_at_three_levels)
 {
 	struct tid_rec r = { 0 };
 	int self_n = pidns_self_levels();
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_GE(self_n, 1);
 	run_tids(_metadata, three_level_holder, &r);
@@ -337,6 +341,8 @@ TEST_F(pidns, clone3_set_tid_of_pid_in_use_is_eexist)
 	const char *missing = set_tid_missing();
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	if (missing)
 		SKIP(return, "%s", missing);
 	pid = pidns_new_child(0);
@@ -406,6 +412,7 @@ TEST_F(pidns, ns_last_pid_is_per_namespace)
 	struct last_rec a, b;
 
 	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED_ADMIN_OR_USERNS();
 	run_last_pid(_metadata, true, &a);
 	/* In A's namespace: only A (1) existed; the write steers the next fork. */
 	EXPECT_EQ(1, a.first);

@@ -83,6 +83,8 @@ TEST_F(pidns, sigstop_from_parent_namespace_stops_init)
 	struct ns_sync s;
 	pid_t init;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	init = pidns_start_synced(&s, 0, idle_init, NULL);
 	ASSERT_GE(init, 0);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
@@ -136,6 +138,8 @@ TEST_F(pidns, sigstop_from_inside_does_not_stop_init)
 {
 	struct ns_sync s;
 	pid_t init;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	init = pidns_start_synced(&s, 0, stopped_from_inside_init, NULL);
 	ASSERT_GE(init, 0);
@@ -329,6 +333,7 @@ static void run_adoption(struct __test_metadata *_metadata, bool use_setns)
  */
 TEST_F(pidns, orphan_of_setns_caller_goes_to_callers_namespace_init)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	run_adoption(_metadata, true);
 }
 
@@ -341,6 +346,7 @@ TEST_F(pidns, orphan_of_setns_caller_goes_to_callers_namespace_init)
  */
 TEST_F(pidns, orphan_of_unshare_caller_goes_to_callers_namespace_init)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	run_adoption(_metadata, false);
 }
 
@@ -404,6 +410,8 @@ TEST_F(pidns, second_unshare_newpid_is_einval)
 {
 	struct twice *t = ns_shared_page(4096);
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, t);
 	t->second_unshare = t->clone_newpid = t->after_child = 1;
@@ -515,6 +523,7 @@ static void run_threads(struct __test_metadata *_metadata, bool use_setns)
  */
 TEST_F(pidns, thread_after_unshare_newpid_is_einval)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	run_threads(_metadata, false);
 }
 
@@ -523,6 +532,7 @@ TEST_F(pidns, thread_after_unshare_newpid_is_einval)
  */
 TEST_F(pidns, thread_after_setns_pidns_is_einval)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	run_threads(_metadata, true);
 }
 
@@ -611,6 +621,8 @@ TEST_F(pidns, clone_newpid_with_clone_vm_and_sighand_works)
 	struct vm_child *v = ns_shared_page(4096);
 	struct ns_ident own;
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_NE(NULL, v);
 	ASSERT_EQ(0, ns_ident_of(0, "pid", &own));

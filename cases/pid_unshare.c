@@ -103,6 +103,8 @@ TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 	struct ns_ident pfc, pid_ns;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, ns_sync_init(&a.s));
 	ASSERT_EQ(0, pidns_cred_pair(a.sv));
 	pid = pidns_track(ns_clone(0));
@@ -191,6 +193,7 @@ static int pfc_before_first_child(void)
  */
 TEST_F(pidns, pid_for_children_before_first_child_enoent)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(0, in_tracked_child(pfc_before_first_child));
 }
 
@@ -224,6 +227,7 @@ static int fork_after_init_child(void)
 /* Once the namespace's init has exited, fork() into it fails with ENOMEM (pid_namespaces(7)). */
 TEST_F(pidns, fork_into_namespace_after_init_exit_is_enomem)
 {
+	NS_NEED_ADMIN_OR_USERNS();
 	EXPECT_EQ(0, in_tracked_child(fork_after_init_child));
 }
 

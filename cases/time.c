@@ -128,6 +128,7 @@ TEST(unshare_caller_stays_children_enter)
 	struct idents *id;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	id = ns_shared_page(4096);
 	ASSERT_NE(NULL, id);
 	ASSERT_EQ(0, ns_ident_of(0, "time", &outside));
@@ -182,6 +183,7 @@ TEST(offsets_apply_to_monotonic_and_boottime_not_realtime)
 	struct readings *in;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	in = ns_shared_page(4096);
 	ASSERT_NE(NULL, in);
 	for (size_t i = 0; i < NCLOCKS; i++)
@@ -223,6 +225,7 @@ static int realtime_offset_refused(void *arg)
 TEST(realtime_offset_refused_einval)
 {
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run(0, realtime_offset_refused, NULL));
 }
 
@@ -250,6 +253,7 @@ static int write_again_refused(void *arg)
 TEST(offsets_write_after_entry_fails_eacces)
 {
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, nothing, NULL, write_again_refused));
 }
 
@@ -307,6 +311,7 @@ static int timers_inside(void *arg)
 TEST(absolute_timers_use_namespace_clock)
 {
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, timers_inside, NULL, NULL));
 }
 
@@ -339,6 +344,7 @@ static int sleep_inside(void *arg)
 TEST(clock_nanosleep_abstime_uses_namespace_clock)
 {
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_in_time_ns(OFFSETS, sleep_inside, NULL, NULL));
 }
 
@@ -510,6 +516,7 @@ static int setns_worker(void *arg)
 TEST(setns_time_ns_moves_caller_threaded_eusers)
 {
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, setns_worker, NULL));
 }
 

@@ -29,10 +29,14 @@
 /* KTIME_SEC_MAX / 2: the largest clock value an offset may produce, in seconds. */
 #define CLOCK_SEC_LIMIT 4611686018LL
 
-/* Declares R, a test's record shared with its children; skips without time namespaces. */
+/*
+ * Declares R, a test's record shared with its children; skips without time namespaces or a way
+ * to make one (CAP_SYS_ADMIN or a user namespace).
+ */
 #define TIME_REC(type, r)							\
 	type *r = ns_shared_page(1 << 16);					\
 	NS_NEED_TYPE("time");							\
+	NS_NEED_ADMIN_OR_USERNS();						\
 	ASSERT_NE(NULL, r)
 
 static long long now_sec(clockid_t c)
@@ -207,6 +211,7 @@ TEST(offsets_file_format_read_inside_and_outside)
 	pid_t creator;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.self = &r->self;
 	ASSERT_EQ(0, ns_sync_init(&fsync_));
@@ -296,6 +301,7 @@ TEST(nested_ns_inherits_offsets_relative_to_initial)
 	struct creator_req q = { nest_member, NULL, NULL };
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.arg = r;
 	q.self = &r->outer;
@@ -373,6 +379,7 @@ TEST(numeric_clock_ids_accepted)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(0, c[1].err);
@@ -397,6 +404,7 @@ TEST(invalid_clock_id_is_einval)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 8));
 	EXPECT_EQ(0, c[0].err);
 	for (int i = 1; i < 7; i++) {
@@ -419,6 +427,7 @@ TEST(nanoseconds_above_999999999_is_einval)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 3));
 	EXPECT_EQ(0, c[0].err);
 	EXPECT_EQ(10, c[0].mono);
@@ -440,6 +449,7 @@ TEST(writes_before_entry_replace_per_clock)
 	};
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, run_writes(c, 4));
 	for (int i = 0; i < 3; i++)
 		EXPECT_EQ(0, c[i].err);
@@ -514,10 +524,21 @@ struct write_pair {
 	int tested;		/* -errno of the write under test */
 };
 
-/* Runs FN with a fresh write_pair: its control must succeed, its tested write fail with ERR. */
-static void check_write_pair(struct __test_metadata *_metadata, int (*fn)(void *), int err)
+/*
+ * Runs FN with a fresh write_pair: its control must succeed, its tested write fail with ERR.
+ * OWN_USERNS: FN makes a user namespace of its own, so even root needs one to be possible.
+ */
+static void check_write_pair(struct __test_metadata *_metadata, int (*fn)(void *), int err,
+			     bool own_userns)
 {
-	TIME_REC(struct write_pair, r);
+	struct write_pair *r = ns_shared_page(1 << 16);
+
+	NS_NEED_TYPE("time");
+	if (own_userns)
+		NS_NEED_USERNS();
+	else
+		NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
 	r->control = r->tested = 1;
 	ASSERT_EQ(0, ns_run(0, fn, r));
 	EXPECT_EQ(0, r->control);
@@ -568,7 +589,7 @@ TEST(write_without_cap_sys_time_is_eperm)
  */
 TEST(write_with_cap_only_in_child_userns_is_eperm)
 {
-	check_write_pair(_metadata, perm_child_userns, -EPERM);
+	check_write_pair(_metadata, perm_child_userns, -EPERM, true);
 }
 
 /* --- what the members see --------------------------------------------------- */
@@ -607,6 +628,7 @@ TEST(proc_uptime_includes_boottime_offset)
 	double before, after;
 
 	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, read_uptime(&before));
 	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
@@ -674,7 +696,7 @@ out:
  */
 TEST(offsets_write_after_setns_entry_is_eacces)
 {
-	check_write_pair(_metadata, entry_by_setns, -EACCES);
+	check_write_pair(_metadata, entry_by_setns, -EACCES, false);
 }
 
 TEST_HARNESS_MAIN

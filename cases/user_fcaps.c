@@ -297,6 +297,7 @@ static int ignored_elsewhere(void *arg)
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {
 	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, ignored_elsewhere, NULL));
 }
 
@@ -345,6 +346,7 @@ static int suid_programs(void *arg)
 TEST(setid_program_inside_honours_mapped_owner_only)
 {
 	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, suid_programs, NULL));
 }
 

@@ -522,6 +522,7 @@ static int opener_and_writer(void *arg)
  */
 TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 {
+	NS_NEED_USERNS();
 	/*
 	 * Needs real root: every user namespace an unprivileged process can make
 	 * has setgroups "deny" (its own gid_map needs it), and children inherit it.
@@ -557,6 +558,7 @@ static int range_without_setuid(void *arg)
 TEST(uid_map_range_needs_cap_setuid)
 {
 	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, range_without_setuid, NULL));
 }
 
@@ -608,6 +610,7 @@ static int root_needs_setfcap(void *arg)
  */
 TEST(map_of_root_needs_cap_setfcap)
 {
+	NS_NEED_USERNS();
 	/*
 	 * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
 	 * 5.12: otherwise the namespace's root could write v3 file capabilities

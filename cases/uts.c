@@ -165,6 +165,8 @@ TEST(names_set_inside_not_seen_outside)
 	struct names outer;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, private_uts(&outer));
 	make_names(&a.names, "inner");
 	pid = start_child(&a, set_and_report);
@@ -211,6 +213,8 @@ TEST(new_namespace_starts_as_copy)
 	struct names outer;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
 	EXPECT_EQ(0, release_child(&a, pid));
@@ -225,6 +229,8 @@ TEST(outside_change_not_seen_inside)
 	struct names outer, changed;
 	struct child_arg a;
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	pid = start_copy_checker(&a, &outer);
 	ASSERT_GT(pid, 0);
@@ -243,6 +249,8 @@ TEST(sibling_namespaces_independent)
 	struct child_arg a, b;
 	struct names outer;
 	pid_t pa, pb;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, private_uts(&outer));
 	make_names(&a.names, "first");
@@ -406,6 +414,8 @@ TEST(proc_sys_names_read_follow_namespace)
 {
 	struct names outer;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, private_uts(&outer));
 	check_proc_from_both_sides(_metadata, &outer, read_proc_names);
 }
@@ -464,6 +474,8 @@ TEST(setns_joins_target_names)
 	struct ns_ident target, self;
 	pid_t pid;
 
+	NS_NEED_ADMIN_OR_USERNS();
+
 	ASSERT_EQ(0, private_uts(&outer));
 	make_names(&a.names, "target");
 	pid = start_child(&a, set_and_report);
@@ -497,6 +509,8 @@ TEST(unshare_moves_caller)
 	struct names outer, n;
 	struct child_arg a;
 	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
 
 	ASSERT_EQ(0, private_uts(&outer));
 	a.seen = outer;
