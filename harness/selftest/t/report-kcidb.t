@@ -27,10 +27,22 @@ printf 'fail  7.3  *  failing/fails  linux:0123456789ab  fails on purpose\n' > "
 
 "$report" --expectations "$scratch/exp" --format kcidb -o "$scratch/k.json" "$m" 2> "$scratch/err"
 is "kcidb: exits 1 (6.12's failure is not known)" $? 1
-"$validate" "$scratch/k.json" > "$scratch/valid" 2>&1
-is "kcidb: the file validates against the v5.3 schema" $? 0
-like "kcidb: counts what it holds" "$scratch/valid" \
-	'valid KCIDB v5\.3: 2 checkouts, 2 builds, [0-9]+ tests, 1 issues, [1-9][0-9]* incidents'
+# The schema lives in shared/vendor beside the checkout (or NSCONFORM_KCIDB_SCHEMA); a
+# clone without it cannot validate: those checks SKIP, saying so.
+noschema=
+"$validate" --where > /dev/null 2>&1 ||
+	noschema="no KCIDB v5.3 schema (shared/vendor/kcidb beside the checkout, or"\
+" NSCONFORM_KCIDB_SCHEMA)"
+skip() { _n=$((_n + 1)); echo "ok $_n # SKIP $1"; }
+if [ -n "$noschema" ]; then
+	skip "$noschema"; skip "$noschema"
+else
+	"$validate" "$scratch/k.json" > "$scratch/valid" 2>&1
+	is "kcidb: the file validates against the v5.3 schema" $? 0
+	like "kcidb: counts what it holds" "$scratch/valid" \
+		'valid KCIDB v5\.3: 2 checkouts, 2 builds, [0-9]+ tests, 1 issues, '\
+'[1-9][0-9]* incidents'
+fi
 perl -MJSON::PP -e '
 	local $/; my $d = decode_json(<STDIN>);
 	for my $t (@{$d->{tests}}) {
@@ -62,8 +74,12 @@ like "kcidb: the known failure on 7.3 is an incident" "$scratch/k.txt" \
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{tests}[0]{path} = "a/b";
 	$d->{tests}[1]{status} = "OK"; print encode_json($d);' \
 	< "$scratch/k.json" > "$scratch/bad.json"
-"$validate" "$scratch/bad.json" > /dev/null 2> "$scratch/bad.err"
-is "kcidb: a broken file does not validate" $? 1
+if [ -n "$noschema" ]; then
+	skip "$noschema"
+else
+	"$validate" "$scratch/bad.json" > /dev/null 2> "$scratch/bad.err"
+	is "kcidb: a broken file does not validate" $? 1
+fi
 
 if [ -n "${NSCONFORM_KCIDB_RUN:-}" ]; then
 	"$report" --format kcidb -o "$scratch/run.json" "$NSCONFORM_KCIDB_RUN" 2>/dev/null
