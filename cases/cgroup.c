@@ -213,24 +213,31 @@ static void collect_view(struct own_view *v)
 }
 
 /*
+ * The probes, then the worker @fn checks /proc/self/cgroup in an own_view record, entering
+ * cgroup a first: somewhere below the root, or the view could not change.
+ */
+#define CG_OWN_VIEW(fn) do {							\
+	struct own_view *v = ns_shared_page(1 << 16);				\
+	int rc;									\
+										\
+	NS_NEED_TYPE("cgroup");							\
+	NS_NEED_ADMIN_OR_USERNS();						\
+	ASSERT_NE(NULL, v);							\
+	v->enter = self->made ? self->a : NULL;					\
+	rc = ns_run_admin(0, fn, v);						\
+	if (rc == NS_CHILD_SKIP)						\
+		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s", \
+		     self->why);						\
+	EXPECT_EQ(0, rc);							\
+} while (0)
+
+/*
  * After unshare(CLONE_NEWCGROUP) /proc/self/cgroup shows "/" in every hierarchy, v1 and v2
  * (cgroup_namespaces(7)).
  */
 TEST_F(cg, own_cgroup_is_root_after_unshare)
 {
-	struct own_view *v = ns_shared_page(1 << 16);
-	int rc;
-
-	NS_NEED_TYPE("cgroup");
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, v);
-	/* somewhere below the root, or the view could not change */
-	v->enter = self->made ? self->a : NULL;
-	rc = ns_run_admin(0, own_view_inside, v);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
-		     self->why);
-	EXPECT_EQ(0, rc);
+	CG_OWN_VIEW(own_view_inside);
 }
 
 /* --- mounts inside ---------------------------------------------------------- */
@@ -465,18 +472,7 @@ static int join_cgns(void *arg)
  */
 TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 {
-	struct own_view *v = ns_shared_page(1 << 16);
-	int rc;
-
-	NS_NEED_TYPE("cgroup");
-	NS_NEED_ADMIN_OR_USERNS();
-	ASSERT_NE(NULL, v);
-	v->enter = self->made ? self->a : NULL;
-	rc = ns_run_admin(0, join_cgns, v);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s",
-		     self->why);
-	EXPECT_EQ(0, rc);
+	CG_OWN_VIEW(join_cgns);
 }
 
 TEST_HARNESS_MAIN

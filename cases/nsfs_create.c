@@ -232,12 +232,7 @@ static int empty_mntns_worker(void *arg)
  */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
-	int rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, empty_mntns_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "UNSHARE_EMPTY_MNTNS", "7.1");
-	ASSERT_EQ(0, rc);
+	NS_RUN_ADMIN_WORKER(empty_mntns_worker, NULL, "UNSHARE_EMPTY_MNTNS", "7.1");
 }
 
 /* --- implied CLONE_FS ---------------------------------------------------- */

@@ -305,12 +305,7 @@ static int pid_translate_worker(void *arg)
  */
 TEST(ns_pid_translation_ioctls)
 {
-	int rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, pid_translate_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_PID_IN_PIDNS", "6.11");
-	ASSERT_EQ(0, rc);
+	NS_RUN_ADMIN_WORKER(pid_translate_worker, NULL, "NS_GET_PID_IN_PIDNS", "6.11");
 }
 
 static int one_more_mount(void *arg)
@@ -464,12 +459,7 @@ static int mntns_worker(void *arg)
  */
 TEST(ns_mntns_id_and_info)
 {
-	int rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, mntns_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_MNTNS_ID", "6.11");
-	ASSERT_EQ(0, rc);
+	NS_RUN_ADMIN_WORKER(mntns_worker, NULL, "NS_GET_MNTNS_ID", "6.11");
 }
 
 static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
@@ -530,12 +520,7 @@ static int ns_id_worker(void *arg)
  */
 TEST(ns_get_id_same_iff_shared)
 {
-	int rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, ns_id_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "NS_GET_ID", "6.18");
-	ASSERT_EQ(0, rc);
+	NS_RUN_ADMIN_WORKER(ns_id_worker, NULL, "NS_GET_ID", "6.18");
 }
 
 TEST_HARNESS_MAIN

@@ -176,16 +176,22 @@ static struct reaper_rec run_orphan(struct __test_metadata *_metadata, bool subr
 }
 
 /*
+ * The orphan tests' set-up: the user-namespace probe, then run_orphan() into the records
+ * @o and @rr.
+ */
+#define ORPHAN_RUN(subreaper, o, rr)						\
+	struct orphan_rec o;							\
+	struct reaper_rec rr;							\
+	NS_NEED_ADMIN_OR_USERNS();						\
+	rr = run_orphan(_metadata, subreaper, &o)
+
+/*
  * An orphan is reparented to the namespace's init: getppid() becomes 1 (pid_namespaces(7),
  * orphan.c).
  */
 TEST_F(pidns, orphan_is_reparented_to_namespace_init)
 {
-	struct orphan_rec o;
-	struct reaper_rec rr;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rr = run_orphan(_metadata, false, &o);
+	ORPHAN_RUN(false, o, rr);
 
 	EXPECT_EQ(2, o.parent_before);
 	EXPECT_EQ(1, o.parent_after);
@@ -198,11 +204,7 @@ TEST_F(pidns, orphan_is_reparented_to_namespace_init)
  */
 TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
 {
-	struct orphan_rec o;
-	struct reaper_rec rr;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rr = run_orphan(_metadata, false, &o);
+	ORPHAN_RUN(false, o, rr);
 
 	/* A (2) exits 0 first, then the orphan B (3) with 7. */
 	EXPECT_EQ(2, rr.reaped[0]);
@@ -218,11 +220,7 @@ TEST_F(pidns, namespace_init_reaps_orphans_leaving_no_zombie)
  */
 TEST_F(pidns, orphan_goes_to_subreaper_inside_namespace)
 {
-	struct orphan_rec o;
-	struct reaper_rec rr;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rr = run_orphan(_metadata, true, &o);
+	ORPHAN_RUN(true, o, rr);
 
 	EXPECT_EQ(2, rr.self);
 	EXPECT_EQ(3, o.parent_before);

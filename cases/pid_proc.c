@@ -22,6 +22,16 @@
 
 FIXTURE(pidns) {};
 
+/*
+ * A shared record @r of @type for a proc-mount worker, the probe @need, and the test's mount
+ * namespace in @r->test_mnt (to tell the worker's own mount namespace from it).
+ */
+#define PROC_REC(type, r, need)							\
+	type *r = ns_shared_page(4096);						\
+	need();									\
+	ASSERT_NE(NULL, r);							\
+	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt))
+
 FIXTURE_SETUP(pidns)
 {
 }
@@ -197,13 +207,9 @@ static int proc_mounter(struct mount_try *t)
  */
 TEST_F(pidns, proc_mount_needs_admin_in_pidns_owner)
 {
-	struct mount_try *t = ns_shared_page(4096);
 	pid_t pid;
 
-	NS_NEED_USERNS();
-
-	ASSERT_NE(NULL, t);
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &t->test_mnt));
+	PROC_REC(struct mount_try, t, NS_NEED_USERNS);
 	t->without_pidns = t->with_pidns = 1;
 	pid = pidns_track(ns_clone(0));
 	ASSERT_GE(pid, 0);
@@ -270,13 +276,9 @@ static int mount_after_unshare(struct active_rec *r)
  */
 TEST_F(pidns, proc_mount_after_unshare_shows_callers_namespace)
 {
-	struct active_rec *r = ns_shared_page(4096);
 	pid_t o;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
+	PROC_REC(struct active_rec, r, NS_NEED_ADMIN_OR_USERNS);
 	o = pidns_new_child(CLONE_NEWNS);
 	ASSERT_GE(o, 0);
 	if (o == 0)
@@ -334,15 +336,12 @@ static int nspid_views(struct nspid_rec *r)
  */
 TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
 {
-	struct nspid_rec *r = ns_shared_page(4096);
-	int levels = pidns_self_levels();
+	int levels;
 	pid_t init;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_NE(NULL, r);
+	PROC_REC(struct nspid_rec, r, NS_NEED_ADMIN_OR_USERNS);
+	levels = pidns_self_levels();
 	ASSERT_LE(1, levels);
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
 	init = pidns_new_child(CLONE_NEWNS);
 	ASSERT_GE(init, 0);
 	if (init == 0)

@@ -144,6 +144,20 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 	return pid;
 }
 
+/*
+ * The user-namespace probe, then our own UTS namespace (@outer) and a child @pid in a new
+ * one that has set the names made from @tag (in @a) and reported them.
+ */
+#define UTS_CHILD(a, outer, pid, tag)						\
+	struct child_arg a;							\
+	struct names outer;							\
+	pid_t pid;								\
+	NS_NEED_ADMIN_OR_USERNS();						\
+	ASSERT_EQ(0, private_uts(&outer));					\
+	make_names(&a.names, tag);						\
+	pid = start_child(&a, set_and_report);					\
+	ASSERT_GT(pid, 0)
+
 /* Let the child @pid go on and end: its exit code (as ns_wait()). */
 static int release_child(struct child_arg *a, pid_t pid)
 {
@@ -161,16 +175,7 @@ static int release_child(struct child_arg *a, pid_t pid)
  */
 TEST(names_set_inside_not_seen_outside)
 {
-	struct child_arg a;
-	struct names outer;
-	pid_t pid;
-
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_EQ(0, private_uts(&outer));
-	make_names(&a.names, "inner");
-	pid = start_child(&a, set_and_report);
-	ASSERT_GT(pid, 0);
+	UTS_CHILD(a, outer, pid, "inner");
 	/* The child is alive with its new names: the parent must not see them. */
 	EXPECT_EQ(0, names_are(&outer, "parent while child runs"));
 	EXPECT_EQ(0, ns_same_as_self(pid, "uts"));
@@ -469,17 +474,9 @@ static int join_uts_of(pid_t pid)
  */
 TEST(setns_joins_target_names)
 {
-	struct child_arg a;
-	struct names outer;
 	struct ns_ident target, self;
-	pid_t pid;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_EQ(0, private_uts(&outer));
-	make_names(&a.names, "target");
-	pid = start_child(&a, set_and_report);
-	ASSERT_GT(pid, 0);
+	UTS_CHILD(a, outer, pid, "target");
 	ASSERT_EQ(0, ns_ident_of(pid, "uts", &target));
 	EXPECT_EQ(0, join_uts_of(pid));
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &self));
