@@ -316,12 +316,9 @@ static int nested_outer_init(struct nested_rec *r)
  */
 TEST_F(pidns, reboot_in_nested_pidns_ends_only_its_init)
 {
-	struct nested_rec *r = ns_shared_page(4096);
 	pid_t outer;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_NE(NULL, r);
+	PIDNS_REC(struct nested_rec, r);
 	r->inner = -1;
 	reboot_depth = 2;
 	outer = pidns_new_child(0);

@@ -408,12 +408,9 @@ static int unshare_twice(struct twice *t)
  */
 TEST_F(pidns, second_unshare_newpid_is_einval)
 {
-	struct twice *t = ns_shared_page(4096);
 	pid_t pid;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_NE(NULL, t);
+	PIDNS_REC(struct twice, t);
 	t->second_unshare = t->clone_newpid = t->after_child = 1;
 	pid = pidns_track(ns_clone(0));
 	ASSERT_GE(pid, 0);
@@ -618,13 +615,10 @@ static int vm_sighand_runner(void *arg)
  */
 TEST_F(pidns, clone_newpid_with_clone_vm_and_sighand_works)
 {
-	struct vm_child *v = ns_shared_page(4096);
 	struct ns_ident own;
 	pid_t pid;
 
-	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_NE(NULL, v);
+	PIDNS_REC(struct vm_child, v);
 	ASSERT_EQ(0, ns_ident_of(0, "pid", &own));
 	pid = pidns_track(ns_clone(0));
 	ASSERT_GE(pid, 0);
