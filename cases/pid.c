@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,6 +508,126 @@ TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 	EXPECT_EQ(43, si.si_status);
 	EXPECT_EQ(43, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
+}
+
+/* --- kill(-1) ------------------------------------------------------------- */
+
+enum { KA_INIT, KA_MEMBER, KA_NESTED_INIT, KA_SENDER, KA_OUTSIDE, KA_N };
+
+struct killall_rec {
+	int ready;		/* observers that have SIGURG blocked */
+	int sent;		/* the sender's kill(-1) has returned */
+	int kill_rc, kill_err;
+	int got[KA_N];		/* SIGURG pending for each, once sent */
+	int done[KA_N];
+};
+
+static bool wait_flag(int *flag, int want)
+{
+	long end = ns_now_ms() + NS_WAIT_MS;
+
+	while (__atomic_load_n(flag, __ATOMIC_SEQ_CST) < want) {
+		if (ns_now_ms() > end)
+			return false;
+		poll(NULL, 0, 5);
+	}
+	return true;
+}
+
+/* SIGURG is blocked (inherited): say ready, and once the sender is done, whether it came. */
+static int killall_observe(struct killall_rec *r, int idx)
+{
+	sigset_t pending;
+
+	__atomic_add_fetch(&r->ready, 1, __ATOMIC_SEQ_CST);
+	if (!wait_flag(&r->sent, 1))
+		return child_fail("the sender did not send");
+	sigpending(&pending);
+	r->got[idx] = sigismember(&pending, SIGURG);
+	r->done[idx] = 1;
+	return 0;
+}
+
+static int killall_sender(struct killall_rec *r)
+{
+	sigset_t pending;
+
+	if (!wait_flag(&r->ready, KA_N - 1))
+		return child_fail("the observers did not get ready");
+	r->kill_rc = kill(-1, SIGURG);
+	r->kill_err = errno;
+	/* kill() has queued the signal on every target when it returns. */
+	sigpending(&pending);
+	r->got[KA_SENDER] = sigismember(&pending, SIGURG);
+	r->done[KA_SENDER] = 1;
+	__atomic_store_n(&r->sent, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* H, PID 1: a member M, a nested namespace's init D, the sender S; H observes too. */
+static int killall_init(struct killall_rec *r)
+{
+	pid_t m, d, snd;
+	int rc;
+
+	m = ns_clone(0);
+	if (m == 0)
+		_exit(killall_observe(r, KA_MEMBER));
+	d = ns_clone(CLONE_NEWPID);
+	if (d == 0)
+		_exit(killall_observe(r, KA_NESTED_INIT));
+	snd = ns_clone(0);
+	if (snd == 0)
+		_exit(killall_sender(r));
+	if (m < 0 || d < 0 || snd < 0)
+		return child_fail("fork: %m");
+	rc = killall_observe(r, KA_INIT);
+	rc |= ns_wait(m, NS_WAIT_MS) | ns_wait(d, NS_WAIT_MS) | ns_wait(snd, NS_WAIT_MS);
+	return rc;
+}
+
+/*
+ * kill(-1) from inside signals every process the namespace can see but its init and the caller:
+ * members and nested namespaces, nothing outside (kill(2), pid_namespaces(7)).
+ *
+ * All block SIGURG (ignored by default: a kernel that leaks the signal out
+ * harms nobody), so it stays pending where it arrives, also at an init,
+ * whose blocked signals are queued whatever its handlers; after kill()
+ * returns each looks at its pending set.  The member M and the init D of a
+ * nested namespace have it; the namespace's init H, the sender S and a
+ * process O outside the namespace (same uid) do not.
+ */
+TEST_F(pidns, kill_minus_one_reaches_only_members_below_init)
+{
+	struct killall_rec *r = ns_shared_page(4096);
+	sigset_t urg, old;
+	pid_t o, h;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	sigemptyset(&urg);
+	sigaddset(&urg, SIGURG);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &urg, &old));
+	o = pidns_track(ns_clone(0));
+	if (o == 0)
+		_exit(killall_observe(r, KA_OUTSIDE));
+	h = o < 0 ? -1 : pidns_new_child(0);
+	if (h == 0)
+		_exit(killall_init(r));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ASSERT_GE(o, 0);
+	ASSERT_GE(h, 0);
+	EXPECT_EQ(0, pidns_reap(h, 2 * NS_WAIT_MS));
+	EXPECT_EQ(0, pidns_reap(o, 2 * NS_WAIT_MS));
+	EXPECT_EQ(0, r->kill_rc) TH_LOG("kill(-1, SIGURG): %s", strerror(r->kill_err));
+	for (int i = 0; i < KA_N; i++) {
+		ASSERT_TRUE(r->done[i]) TH_LOG("observer %d did not report", i);
+	}
+	EXPECT_TRUE(r->got[KA_MEMBER]);
+	EXPECT_TRUE(r->got[KA_NESTED_INIT]);
+	EXPECT_FALSE(r->got[KA_INIT]);
+	EXPECT_FALSE(r->got[KA_SENDER]);
+	EXPECT_FALSE(r->got[KA_OUTSIDE]);
 }
 
 TEST_HARNESS_MAIN
