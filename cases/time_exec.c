@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Time namespaces (5.6): when a process enters the namespace that
- * unshare(CLONE_NEWTIME) made for its children.  Since 6.1 a task enters
+ * unshare(CLONE_NEWTIME) made for its children.  Since 6.2 a task enters
  * time_for_children when it gets a new mm: a child made without CLONE_VM,
  * or any task that calls execve(); a thread or a vfork child, sharing the
  * caller's mm, stays in the caller's namespace.
@@ -151,10 +151,10 @@ static int shared_vm_worker(void *arg)
 
 /*
  * After unshare(CLONE_NEWTIME) a thread and a vfork child are allowed and stay in the caller's
- * time ns; a fork child enters (linux:2b5f9dad32ed, 6.1; time_namespaces(7)).
+ * time ns; a fork child enters (linux:2b5f9dad32ed, 6.2; time_namespaces(7)).
  *
  * They share the caller's mm, whose vDSO shows the caller's clocks.
- * Before 6.1 copy_process() refused CLONE_VM and CLONE_THREAD while
+ * Before 6.2 copy_process() refused CLONE_VM and CLONE_THREAD while
  * time_for_children differed (EINVAL): pthread_create() and posix_spawn()
  * failed after unshare(CLONE_NEWTIME) (expectations).  After both the
  * namespace still has no member: its offsets can be rewritten.
@@ -247,11 +247,11 @@ static int exec_worker(void *arg)
 
 /*
  * execve() after unshare(CLONE_NEWTIME) moves the caller into time_for_children: the new program
- * runs with its offsets (linux:2b5f9dad32ed, 6.1).
+ * runs with its offsets (linux:2b5f9dad32ed, 6.2).
  *
  * time_namespaces(7) says unshare() does not move the caller (true until
  * it execs); its example runs `unshare -T bash` and then writes the
- * offsets from that shell, which since 6.1 is already a member (EACCES;
+ * offsets from that shell, which since 6.2 is already a member (EACCES;
  * README).  Seen from outside, the program's ns/time is the new
  * namespace; inside, CLOCK_MONOTONIC carries the 10-day offset.
  */
