@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -628,6 +629,77 @@ TEST_F(pidns, kill_minus_one_reaches_only_members_below_init)
 	EXPECT_FALSE(r->got[KA_INIT]);
 	EXPECT_FALSE(r->got[KA_SENDER]);
 	EXPECT_FALSE(r->got[KA_OUTSIDE]);
+}
+
+/* --- setpriority() by PID ----------------------------------------------------- */
+
+struct nice_rec {
+	int base;			/* the test's nice value */
+	pid_t outside;			/* the test's PID */
+	int inner_set, inner_got;	/* H on its child by inner PID 2 */
+	int outside_err;		/* errno of H's setpriority() on the test */
+	int own_after;			/* H's nice after the test set it by outer PID */
+};
+
+static int nice_init(struct ns_sync *s, void *arg)
+{
+	struct nice_rec *r = arg;
+	pid_t m;
+
+	ns_sync_child_side(s);
+	m = ns_clone(0);
+	if (m == 0) {
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	if (m != 2)
+		return child_fail("first child is %d, not 2: %m", m);
+	r->inner_set = setpriority(PRIO_PROCESS, 2, r->base + 6) ? -errno : 0;
+	errno = 0;
+	r->inner_got = getpriority(PRIO_PROCESS, 2);
+	r->outside_err = setpriority(PRIO_PROCESS, r->outside, r->base + 6) ? errno : 0;
+	ns_sync_tell(s, true, NULL, 0);
+	if (ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the test");
+	r->own_after = getpriority(PRIO_PROCESS, 0);
+	kill(m, SIGKILL);
+	ns_wait(m, NS_WAIT_MS);
+	return 0;
+}
+
+/*
+ * setpriority() names processes by the caller's PIDs: inside by the inner PID, from the parent
+ * namespace by the outer one; a process outside is ESRCH (pid_namespaces(7)).
+ *
+ * H (PID 1) lowers the priority of its child by PID 2 and reads it back;
+ * the test lowers H's by the PID fork() gave it, and H sees the change;
+ * H's setpriority() on the test's PID fails with ESRCH.
+ */
+TEST_F(pidns, setpriority_uses_pids_of_callers_namespace)
+{
+	struct nice_rec *r = ns_shared_page(4096);
+	struct ns_sync s;
+	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	errno = 0;
+	r->base = getpriority(PRIO_PROCESS, 0);
+	ASSERT_EQ(0, errno);
+	/* Lowering priority needs no privilege; room for two steps is needed. */
+	ASSERT_LE(r->base, 13) TH_LOG("the test runs at nice %d", r->base);
+	r->outside = getpid();
+	pid = pidns_start_synced(&s, 0, nice_init, r);
+	ASSERT_GE(pid, 0);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, pid, r->base + 3));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+	EXPECT_EQ(0, r->inner_set);
+	EXPECT_EQ(r->base + 6, r->inner_got);
+	EXPECT_EQ(ESRCH, r->outside_err);
+	EXPECT_EQ(r->base + 3, r->own_after);
 }
 
 TEST_HARNESS_MAIN
