@@ -65,12 +65,13 @@ static int setns_refused(int own, int sibling)
 	return 0;
 }
 
-static int setns_refused_holder(struct ns_sync *s)
+static int setns_refused_holder(struct ns_sync *s, int *unused)
 {
 	int own, sibling;
 	pid_t k2, k1;
 	int rc;
 
+	(void)unused;
 	ns_sync_child_side(s);
 	if (pidns_mount_own_proc(&test_mnt))
 		return 1;
@@ -93,25 +94,43 @@ static int setns_refused_holder(struct ns_sync *s)
 }
 
 /*
+ * Start @holder(@s, @sv) in a child of the test in a new PID and mount namespace (a user
+ * namespace too when unprivileged), where it may mount its own /proc; @sv (when not NULL)
+ * becomes a credentials socket pair first.  The child's PID with our side of @s ready, or -1.
+ */
+static pid_t start_holder(struct ns_sync *s, int *sv, int (*holder)(struct ns_sync *, int *))
+{
+	pid_t pid;
+
+	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s) || (sv && pidns_cred_pair(sv)))
+		return -1;
+	pid = pidns_new_child(CLONE_NEWNS);
+	if (pid == 0)
+		_exit(holder(s, sv));
+	if (pid > 0)
+		ns_sync_parent_side(s);
+	return pid;
+}
+
+/* start_holder() without a socket pair; check that the holder exited 0. */
+static void run_holder(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *, int *))
+{
+	struct ns_sync s;
+	pid_t pid = start_holder(&s, NULL, holder);
+
+	ASSERT_GE(pid, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/*
  * setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2),
  * pid_namespaces(7)).
  */
 TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
 {
-	struct ns_sync s;
-	pid_t pid;
-
 	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(CLONE_NEWNS);
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_refused_holder(&s));
-	ns_sync_parent_side(&s);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&s);
+	run_holder(_metadata, setns_refused_holder);
 }
 
 struct setns_view {
@@ -126,7 +145,7 @@ static int setns_child_report(int sock)
 	return pidns_send_creds(sock, me, sizeof(me)) ? 1 : 0;
 }
 
-static int setns_descendant_holder(struct ns_sync *s, int sv[2])
+static int setns_descendant_holder(struct ns_sync *s, int *sv)
 {
 	struct ns_ident before, after, pfc, target, childs;
 	struct setns_view v = { 0 };
@@ -180,14 +199,8 @@ TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = start_holder(&s, sv, setns_descendant_holder);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_descendant_holder(&s, sv));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_ident_of(pid, "pid", &before));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(1, v.self);
@@ -308,7 +321,7 @@ static int grandchild_init(int sock)
 	return 0;
 }
 
-static int grandchild_holder(struct ns_sync *s, int sv[2])
+static int grandchild_holder(struct ns_sync *s, int *sv)
 {
 	struct grandchild_view v = { 0 };
 	struct ns_ident r_id, pfc;
@@ -380,14 +393,8 @@ TEST_F(pidns, setns_to_grandchild_pidns_parent_two_levels_up)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = start_holder(&s, sv, grandchild_holder);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(grandchild_holder(&s, sv));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(0, v.setns_err) TH_LOG("setns into a grandchild: %s", strerror(v.setns_err));
 	EXPECT_TRUE(v.pfc_is_r);
@@ -401,12 +408,13 @@ TEST_F(pidns, setns_to_grandchild_pidns_parent_two_levels_up)
 }
 
 /* H: a child namespace whose init has exited, joined by setns() through a kept fd. */
-static int dead_init_holder(struct ns_sync *s)
+static int dead_init_holder(struct ns_sync *s, int *unused)
 {
 	struct ns_ident q, pfc;
 	int fd, rc, err;
 	pid_t k, again;
 
+	(void)unused;
 	ns_sync_child_side(s);
 	if (pidns_mount_own_proc(&test_mnt))
 		return 1;
@@ -446,20 +454,8 @@ static int dead_init_holder(struct ns_sync *s)
  */
 TEST_F(pidns, fork_after_setns_into_namespace_of_dead_init_is_enomem)
 {
-	struct ns_sync s;
-	pid_t pid;
-
 	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(CLONE_NEWNS);
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(dead_init_holder(&s));
-	ns_sync_parent_side(&s);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&s);
+	run_holder(_metadata, dead_init_holder);
 }
 
 TEST_HARNESS_MAIN
