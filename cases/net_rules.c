@@ -4,7 +4,8 @@
  * until it is up; /sys/class/net shows the namespace of the sysfs mount;
  * root of a user namespace has no power over the devices and sysctls of a
  * network namespace its user namespace does not own; a socket stays in the
- * namespace it was made in; /proc/net follows the reader.
+ * namespace it was made in; /proc/net follows the reader; mounting sysfs
+ * and SIOCGSKNS need privilege over the netns's owner.
  * Sources: network_namespaces(7), user_namespaces(7), sysfs(5),
  * the article's part 1 ("network namespaces").
  *
@@ -571,6 +572,128 @@ TEST(proc_net_shows_readers_netns)
 	EXPECT_EQ(1, r->count);
 	EXPECT_EQ(0, r->has_va);
 	EXPECT_EQ(1, r->outer_has_va);
+}
+
+/* --- the netns owner decides: a sysfs mount, SIOCGSKNS -------------------- */
+
+struct owner_rec {
+	int foreign;		/* -errno of the operation in the test-made outer netns */
+	int own;		/* -errno of it in a netns of the user namespace */
+	int own_devices;	/* devices in /sys/class/net of that sysfs */
+	int same_ns;		/* SIOCGSKNS named the socket's netns */
+};
+
+/* A new mount namespace, private, with a tmpfs on /tmp and /tmp/a, /tmp/b. */
+static int own_private_tmp(void)
+{
+	struct ns_ident mnt;
+
+	if (ns_ident_of(0, "mnt", &mnt))
+		return child_fail("stat: %m");
+	if (unshare(CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWNS): %m");
+	return private_tmp(&mnt);
+}
+
+static int mount_sysfs(const char *dir)
+{
+	return mount("sysfs", dir, "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ? -errno : 0;
+}
+
+static int sysfs_as_foreign_root(void *arg)
+{
+	struct owner_rec *r = arg;
+	struct ns_ident net;
+
+	if (ns_ident_of(0, "net", &net) || own_private_tmp())
+		return child_fail("set-up: %m");
+	r->foreign = mount_sysfs("/tmp/a");
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	r->own = mount_sysfs("/tmp/b");
+	if (!r->own)
+		r->own_devices = class_net("/tmp/b", "lo", NULL);
+	return 0;
+}
+
+/*
+ * Mounting sysfs needs CAP_SYS_ADMIN in the user namespace owning the caller's netns: EPERM in
+ * one owned by an ancestor (user_namespaces(7): the page names only the mount namespace's owner).
+ *
+ * Root of a user namespace, with a mount namespace of its own, in a netns
+ * the test made: mount(sysfs) is EPERM; after unshare(CLONE_NEWNET) the
+ * same mount works and lists only that netns's lo.  The kernel checks the
+ * owner of the netns the sysfs will show (kobj_ns_current_may_mount()),
+ * besides the mount namespace's owner the page names.
+ */
+TEST(sysfs_mount_needs_cap_in_netns_owner)
+{
+	struct owner_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	if (access("/sys/class/net", R_OK))
+		SKIP(return, "no sysfs at /sys in this environment");
+	r->foreign = r->own = 1;
+	ASSERT_EQ(0, as_foreign_root(sysfs_as_foreign_root, NULL, r));
+	EXPECT_EQ(-EPERM, r->foreign);
+	EXPECT_EQ(0, r->own);
+	EXPECT_EQ(1, r->own_devices);
+}
+
+/* SIOCGSKNS on a new UDP socket: the netns fd, or -errno. */
+static int socket_netns_fd(int *sock)
+{
+	int fd;
+
+	*sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (*sock < 0)
+		return -errno;
+	fd = ioctl(*sock, SIOCGSKNS);
+	return fd < 0 ? -errno : fd;
+}
+
+static int skns_as_foreign_root(void *arg)
+{
+	struct owner_rec *r = arg;
+	struct ns_ident net, got;
+	int s1, s2, fd;
+
+	if (ns_ident_of(0, "net", &net))
+		return child_fail("stat: %m");
+	fd = socket_netns_fd(&s1);
+	r->foreign = fd < 0 ? fd : 0;
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	fd = socket_netns_fd(&s2);
+	r->own = fd < 0 ? fd : 0;
+	if (fd >= 0 && !ns_ident_of_fd(fd, &got) && !ns_ident_of(0, "net", &net))
+		r->same_ns = ns_ident_eq(&got, &net);
+	/* the old socket's netns stays refused after the move */
+	if (r->foreign == -EPERM && ioctl(s1, SIOCGSKNS) >= 0)
+		r->foreign = 0;
+	return 0;
+}
+
+/*
+ * SIOCGSKNS needs CAP_NET_ADMIN in the user namespace owning the socket's netns: EPERM otherwise
+ * (linux:c62cce2caee5 ("net: add an ioctl to get a socket network namespace"), 4.9).
+ *
+ * Root of a user namespace (every capability there) is refused the netns
+ * of a socket made in a netns the test made; the socket of a netns its
+ * user namespace owns gives an fd of that netns.
+ */
+TEST(siocgskns_needs_cap_net_admin_in_netns_owner)
+{
+	struct owner_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	r->foreign = r->own = 1;
+	ASSERT_EQ(0, as_foreign_root(skns_as_foreign_root, NULL, r));
+	EXPECT_EQ(-EPERM, r->foreign);
+	EXPECT_EQ(0, r->own);
+	EXPECT_EQ(1, r->same_ns);
 }
 
 TEST_HARNESS_MAIN
