@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cgroup namespaces (4.6): who may create and join one, the root field of
- * a cgroup mount made outside the namespace, the nsdelegate mount option
+ * Cgroup namespaces (4.6): who may create and join one, and mount a cgroup
+ * filesystem in one, the root field of a cgroup mount made outside the namespace, the nsdelegate mount option
  * (ignored on a mount made in a non-initial namespace) and the delegation
  * boundary it draws where the cgroup2 hierarchy was mounted with it.
  * Sources: cgroup_namespaces(7), cgroups(7) "Cgroups v2 delegation:
- * nsdelegate and cgroup namespaces", unshare(2), setns(2).
+ * nsdelegate and cgroup namespaces", user_namespaces(7), unshare(2), setns(2).
  *
  * Cgroups of the test's own are made under its v2 cgroup (removed at the
  * end); without write access there the tests that need them SKIP.  Cgroup
