@@ -4,7 +4,8 @@
  * namespace: System V owner and creator ids as each user namespace maps
  * them, the owner of a POSIX queue's file, CAP_IPC_OWNER counted in the
  * user namespace that owns the IPC namespace, and the documented defaults
- * of the per-namespace limits (and that they bind only their namespace).
+ * of the per-namespace limits (and that they, and shm_rmid_forced, bind
+ * only their namespace).
  * Sources: ipc_namespaces(7), svipc(7), mq_overview(7), proc(5),
  * capabilities(7), user_namespaces(7).
  *
@@ -772,6 +773,94 @@ TEST(mq_permission_override_needs_owner_mapped_in_userns)
 	EXPECT_EQ(-EACCES, r->no_dac);
 	EXPECT_EQ(0, r->mapped);
 	EXPECT_EQ(-EACCES, r->unmapped);
+}
+
+#define RMID_FORCED "/proc/sys/kernel/shm_rmid_forced"
+
+struct rmid_rec {
+	int write_err;		/* -errno of setting shm_rmid_forced to 1 in the child namespace */
+	int child_left;		/* a segment of an exited creator is left there */
+	int parent_left;	/* the same in the parent namespace */
+	long parent_forced;	/* shm_rmid_forced of the parent afterwards */
+};
+
+/*
+ * A child in our IPC namespace creates a segment, never attaches it and
+ * exits: 1 when the segment is still there (then removed), 0 when it is
+ * gone, -1 after child_fail().
+ */
+static int orphan_segment_left(void)
+{
+	pid_t pid = ns_clone(0);
+	int id;
+
+	if (pid < 0)
+		return child_fail("fork: %m"), -1;
+	if (pid == 0)
+		_exit(shmget(KEY + 2, 4096, IPC_CREAT | IPC_EXCL | 0600) < 0 ?
+		      child_fail("shmget: %m") : 0);
+	if (ns_wait(pid, NS_WAIT_MS))
+		return -1;
+	id = shmget(KEY + 2, 0, 0);
+	if (id < 0)
+		return errno == ENOENT ? 0 : (child_fail("shmget: %m"), -1);
+	shmctl(id, IPC_RMID, NULL);
+	return 1;
+}
+
+static int rmid_child(void *arg)
+{
+	struct rmid_rec *r = arg;
+
+	NEED_OWN_IPC_NS(&test_ipc);
+	NEED_OWN_IPC_NS(&outer_ipc);
+	r->write_err = sysctl_write_long(RMID_FORCED, 1);
+	if (r->write_err)
+		return 0;
+	r->child_left = orphan_segment_left();
+	return r->child_left < 0;
+}
+
+static int rmid_parent(void *arg)
+{
+	struct rmid_rec *r = arg;
+	int rc;
+
+	NEED_OWN_IPC_NS(&test_ipc);
+	if (ns_ident_of(0, "ipc", &outer_ipc))
+		return child_fail("stat our IPC namespace: %m");
+	rc = ns_run(CLONE_NEWIPC, rmid_child, arg);
+	if (rc || r->write_err)
+		return rc;
+	if (ns_read_long(RMID_FORCED, &r->parent_forced))
+		return child_fail("read %s: %m", RMID_FORCED);
+	r->parent_left = orphan_segment_left();
+	return r->parent_left < 0;
+}
+
+/*
+ * kernel.shm_rmid_forced is per IPC namespace: set to 1 it destroys the never-attached segment
+ * of an exiting creator there only (ipc_namespaces(7), proc(5) shm_rmid_forced).
+ *
+ * In a child IPC namespace with shm_rmid_forced 1 the segment a process
+ * made and never attached is gone when it has exited; in the parent
+ * namespace, still at 0, the same segment outlives its creator.
+ */
+TEST(shm_rmid_forced_applies_per_namespace)
+{
+	struct rmid_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_ADMIN_OR_USERNS();
+
+	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
+	r->child_left = r->parent_left = r->parent_forced = -1;
+	NEED_IPC_SYSCTL_OWNER(RMID_FORCED);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, rmid_parent, r));
+	ASSERT_EQ(0, r->write_err);
+	EXPECT_EQ(0, r->child_left);
+	EXPECT_EQ(0, r->parent_forced);
+	EXPECT_EQ(1, r->parent_left);
 }
 
 TEST_HARNESS_MAIN
