@@ -206,6 +206,7 @@ struct mount_priv_rec {
 	char named[128];	/* "name=..." of a v1 named hierarchy we are in, or "" */
 	int v2_foreign, v2_own;	/* -errno of mounting cgroup2 in the test's / our cgroup ns */
 	int v1_foreign, v1_own;	/* the same for the named v1 hierarchy */
+	int v1_new;		/* -errno of mounting a v1 hierarchy of a new name in ours */
 	char v2_root[CGNS_PATH_MAX];	/* root field of the cgroup2 mount made in our ns */
 	int v2_lists_me;	/* its cgroup.procs lists us */
 };
@@ -236,6 +237,7 @@ static int mount_as_userns_root(void *arg)
 	struct cgns_mount m[4];
 	struct mnt_base b;
 	const char *rel[4] = { "v2a", "v2b", "v1a", "v1b" };
+	char fresh[64];
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("root of a new user namespace: %m");
@@ -250,8 +252,11 @@ static int mount_as_userns_root(void *arg)
 	if (ns_unshare_admin(CLONE_NEWCGROUP))
 		return child_fail("unshare(CLONE_NEWCGROUP): %m");
 	r->v2_own = mount_cg(p[1], "cgroup2", NULL);
-	if (r->named[0])
+	if (r->named[0]) {
 		r->v1_own = mount_cg(p[3], "cgroup", r->named);
+		snprintf(fresh, sizeof(fresh), "none,name=nsconform%d", getpid());
+		r->v1_new = mount_cg(p[2], "cgroup", fresh);
+	}
 	if (!r->v2_own && cgns_mounts(0, p[1], m, 4) == 1)
 		snprintf(r->v2_root, sizeof(r->v2_root), "%s", m[0].root);
 	if (!r->v2_own)
@@ -267,7 +272,9 @@ static int mount_as_userns_root(void *arg)
  * test's cgroup namespace, is refused (EPERM); after unshare(CLONE_NEWCGROUP)
  * the cgroup2 mount works, is rooted at "/" and its root's cgroup.procs
  * lists the caller.  The named v1 hierarchy (one we are in, e.g. the
- * name=systemd of a hybrid host; none on a pure v2 system) behaves alike.
+ * name=systemd of a hybrid host; none on a pure v2 system) behaves alike,
+ * but only an existing one: a hierarchy of a new name is created only in
+ * the initial cgroup namespace (EPERM, cgroup1_root_to_use()).
  */
 TEST(cgroup_mount_needs_cap_in_cgroupns_owner)
 {
@@ -285,7 +292,7 @@ TEST(cgroup_mount_needs_cap_in_cgroupns_owner)
 			snprintf(r->named, sizeof(r->named), "none,%.*s",
 				 (int)(strchr(n + 1, ':') - n - 1), n + 1);
 	}
-	r->v2_foreign = r->v2_own = r->v1_foreign = r->v1_own = 1;
+	r->v2_foreign = r->v2_own = r->v1_foreign = r->v1_own = r->v1_new = 1;
 	ASSERT_EQ(0, ns_run(0, mount_as_userns_root, r));
 	EXPECT_EQ(-EPERM, r->v2_foreign);
 	EXPECT_EQ(0, r->v2_own);
@@ -294,6 +301,7 @@ TEST(cgroup_mount_needs_cap_in_cgroupns_owner)
 	if (r->named[0]) {
 		EXPECT_EQ(-EPERM, r->v1_foreign) TH_LOG("%s", r->named);
 		EXPECT_EQ(0, r->v1_own) TH_LOG("%s", r->named);
+		EXPECT_EQ(-EPERM, r->v1_new);
 	}
 }
 
