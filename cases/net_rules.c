@@ -5,7 +5,8 @@
  * root of a user namespace has no power over the devices and sysctls of a
  * network namespace its user namespace does not own; a socket stays in the
  * namespace it was made in; /proc/net follows the reader; mounting sysfs
- * and SIOCGSKNS need privilege over the netns's owner.
+ * and SIOCGSKNS need privilege over the netns's owner, whose root owns
+ * the netns's /proc/sys/net files.
  * Sources: network_namespaces(7), user_namespaces(7), sysfs(5),
  * the article's part 1 ("network namespaces").
  *
@@ -694,6 +695,72 @@ TEST(siocgskns_needs_cap_net_admin_in_netns_owner)
 	EXPECT_EQ(-EPERM, r->foreign);
 	EXPECT_EQ(0, r->own);
 	EXPECT_EQ(1, r->same_ns);
+}
+
+struct sysctl_owner_rec {
+	uid_t me;			/* the unprivileged uid that made the user namespace */
+	gid_t my_gid;
+	uid_t uid_foreign, uid_own;	/* owner of net.ipv4.ip_forward, as root of the userns sees */
+	gid_t gid_foreign, gid_own;
+};
+
+static int stat_ip_forward(uid_t *uid, gid_t *gid)
+{
+	struct stat st;
+
+	if (stat("/proc/sys/net/ipv4/ip_forward", &st))
+		return child_fail("stat ip_forward: %m");
+	*uid = st.st_uid;
+	*gid = st.st_gid;
+	return 0;
+}
+
+/* Unprivileged, in the test's netns: root of a new user namespace, then of a netns of its own. */
+static int sysctl_owner_views(void *arg)
+{
+	struct sysctl_owner_rec *r = arg;
+	struct ns_ident net;
+
+	r->me = geteuid();
+	r->my_gid = getegid();
+	if (ns_ident_of(0, "net", &net) || ns_unshare_userns_root(0))
+		return child_fail("root of a new user namespace: %m");
+	/* only looked at: the test's netns may be the host's */
+	if (stat_ip_forward(&r->uid_foreign, &r->gid_foreign))
+		return 1;
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	return stat_ip_forward(&r->uid_own, &r->gid_own);
+}
+
+/*
+ * The /proc/sys/net files of a netns belong to root of the user namespace owning it
+ * (linux:e79c6a4fc923 ("net: make net namespace sysctls belong to container's owner"), 4.8).
+ *
+ * Root of a user namespace an unprivileged process made sees
+ * net.ipv4.ip_forward of a netns it owns as its own (uid and gid 0); that
+ * of the test's netns belongs to the root the test sees there, which the
+ * user namespace does not map (the overflow ids) unless it is the
+ * unprivileged uid itself.
+ */
+TEST(netns_sysctls_owned_by_root_of_netns_owner)
+{
+	struct sysctl_owner_rec *r = ns_shared_page(1 << 16);
+	long overflow_uid, overflow_gid;
+	uid_t test_uid;
+	gid_t test_gid;
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &overflow_uid));
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowgid", &overflow_gid));
+	ASSERT_EQ(0, stat_ip_forward(&test_uid, &test_gid));
+	r->uid_own = r->gid_own = 12345;
+	ASSERT_EQ(0, userns_run_unpriv(sysctl_owner_views, r));
+	EXPECT_EQ(test_uid == r->me ? 0 : overflow_uid, (long)r->uid_foreign);
+	EXPECT_EQ(test_gid == r->my_gid ? 0 : overflow_gid, (long)r->gid_foreign);
+	EXPECT_EQ(0, r->uid_own);
+	EXPECT_EQ(0, r->gid_own);
 }
 
 TEST_HARNESS_MAIN
