@@ -75,6 +75,18 @@ static bool in_ipc_ns_other_than(const struct ns_ident *than)
 #define TEST_IPC_NS() ASSERT_EQ(0, ns_ident_of(0, "ipc", &test_ipc))
 static const char *const type_name[NTYPES] = { "shm", "sem", "msg" };
 
+/*
+ * From an IPC namespace of the test's (recorded as outer_ipc): @child(@arg)
+ * in a new one below it.  ns_run()'s result.
+ */
+static int run_in_child_ipc_ns(int (*child)(void *), void *arg)
+{
+	NEED_OWN_IPC_NS(&test_ipc);
+	if (ns_ident_of(0, "ipc", &outer_ipc))
+		return child_fail("stat our IPC namespace: %m");
+	return ns_run(CLONE_NEWIPC, child, arg);
+}
+
 /* Create an object of @type with @mode; its id or -errno. */
 static int sysv_create(int type, int mode)
 {
@@ -564,10 +576,7 @@ static int qmax_parent(void *arg)
 	mqd_t q1, q2, q3;
 	int rc;
 
-	NEED_OWN_IPC_NS(&test_ipc);
-	if (ns_ident_of(0, "ipc", &outer_ipc))
-		return child_fail("stat our IPC namespace: %m");
-	rc = ns_run(CLONE_NEWIPC, qmax_child, r);
+	rc = run_in_child_ipc_ns(qmax_child, r);
 	if (rc || r->write_err)
 		return rc;
 	/* The parent namespace keeps its defaults (10 and 256). */
@@ -649,10 +658,7 @@ static int mni_parent(void *arg)
 {
 	int rc;
 
-	NEED_OWN_IPC_NS(&test_ipc);
-	if (ns_ident_of(0, "ipc", &outer_ipc))
-		return child_fail("stat our IPC namespace: %m");
-	rc = ns_run(CLONE_NEWIPC, mni_child, arg);
+	rc = run_in_child_ipc_ns(mni_child, arg);
 	if (rc)
 		return rc;
 	/* Our namespace kept its defaults: two of each type fit. */
@@ -829,10 +835,7 @@ static int rmid_parent(void *arg)
 	struct rmid_rec *r = arg;
 	int rc;
 
-	NEED_OWN_IPC_NS(&test_ipc);
-	if (ns_ident_of(0, "ipc", &outer_ipc))
-		return child_fail("stat our IPC namespace: %m");
-	rc = ns_run(CLONE_NEWIPC, rmid_child, arg);
+	rc = run_in_child_ipc_ns(rmid_child, arg);
 	if (rc || r->write_err)
 		return rc;
 	if (ns_read_long(RMID_FORCED, &r->parent_forced))

@@ -494,6 +494,7 @@ TEST(loopback_cannot_move_to_another_netns)
 /* The process whose netns the device goes to: pid of a child in a netns of its own. */
 static int move_by_pid(void *arg)
 {
+	struct ns_holder b = { .flags = CLONE_NEWNET, .plain = true };
 	char va[IFNAMSIZ], vb[IFNAMSIZ];
 	struct nl_sock *sk = rt_open();
 	int err, rc = 0;
@@ -509,13 +510,9 @@ static int move_by_pid(void *arg)
 		return NS_CHILD_SKIP;
 	if (err)
 		return child_fail("creating veth: %s", nl_geterror(err));
-	pid = ns_clone(CLONE_NEWNET);
-	if (pid < 0)
-		return child_fail("clone(CLONE_NEWNET): %m");
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
+	if (ns_holder_begin(&b))
+		return child_fail("a process in a netns of its own: %m");
+	pid = b.pid;
 	if (ns_same_as_self(pid, "net") != 0)
 		rc = child_fail("the child is not in a netns of its own");
 	err = rc ? 0 : link_move_to_pid(sk, vb, pid);
@@ -526,8 +523,7 @@ static int move_by_pid(void *arg)
 	if (!rc && (proc_net_dev_has(pid, vb) != 1 || proc_net_dev_has(pid, va) != 0 ||
 		    proc_net_dev_count(pid) != 2))
 		rc = child_fail("the netns of pid %d does not list %s alone besides lo", pid, vb);
-	kill(pid, SIGKILL);
-	ns_wait(pid, NS_WAIT_MS);
+	ns_holder_stop(&b);
 	return rc;
 }
 

@@ -305,11 +305,20 @@ static int limit_held_below(int depth)
 	return 0;
 }
 
-static int ancestor_worker(void *arg)
+static int limit_held_worker(void *arg)
 {
-	(void)arg;
-	return limit_held_below(1);
+	return limit_held_below(*(const int *)arg);
 }
+
+/* The test: limit_held_below(@depth) in a child. */
+#define LIMIT_HELD_BELOW(depth) do {						\
+	const char *why = ns_userns_blocker(false);				\
+	int d = (depth);							\
+										\
+	if (why)								\
+		SKIP(return, "%s", why);					\
+	ASSERT_EQ(0, ns_run(0, limit_held_worker, &d));				\
+} while (0)
 
 /*
  * A namespace made in a child user ns counts against the limit of its creator's uid in the parent:
@@ -317,17 +326,7 @@ static int ancestor_worker(void *arg)
  */
 TEST(limit_of_ancestor_userns_holds_in_child_userns)
 {
-	const char *why = ns_userns_blocker(false);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, ancestor_worker, NULL));
-}
-
-static int grandparent_worker(void *arg)
-{
-	(void)arg;
-	return limit_held_below(2);
+	LIMIT_HELD_BELOW(1);
 }
 
 /*
@@ -339,11 +338,7 @@ static int grandparent_worker(void *arg)
  */
 TEST(limit_of_grandparent_userns_holds_two_levels_down)
 {
-	const char *why = ns_userns_blocker(false);
-
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, grandparent_worker, NULL));
+	LIMIT_HELD_BELOW(2);
 }
 
 /*
