@@ -5,7 +5,7 @@
  * them, the owner of a POSIX queue's file, CAP_IPC_OWNER counted in the
  * user namespace that owns the IPC namespace, and the documented defaults
  * of the per-namespace limits (and that they, and shm_rmid_forced, bind
- * only their namespace).
+ * only their namespace, whose limits and counts the *_INFO calls report).
  * Sources: ipc_namespaces(7), svipc(7), mq_overview(7), proc(5),
  * capabilities(7), user_namespaces(7).
  *
