@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cgroup namespaces (4.6): who may create and join one, and mount a cgroup
- * filesystem in one, the root field of a cgroup mount made outside the namespace, the nsdelegate mount option
- * (ignored on a mount made in a non-initial namespace) and the delegation
- * boundary it draws where the cgroup2 hierarchy was mounted with it.
+ * filesystem in one, the root field of a cgroup mount made outside the
+ * namespace, the nsdelegate mount option (ignored on a mount made in a
+ * non-initial namespace) and the delegation boundary it draws where the
+ * cgroup2 hierarchy was mounted with it.
  * Sources: cgroup_namespaces(7), cgroups(7) "Cgroups v2 delegation:
  * nsdelegate and cgroup namespaces", user_namespaces(7), unshare(2), setns(2).
  *

@@ -2,8 +2,8 @@
 /*
  * Network namespaces and veth(4) pairs: one end moved to another
  * namespace (by namespace fd or by process ID), traffic across,
- * per-namespace device names, what a dying
- * namespace takes with it, and the loopback device that cannot move.
+ * per-namespace device names, what a dying namespace takes with it, and
+ * the loopback device that cannot move.
  * network_namespaces(7), veth(4).  Netlink through libnl-route-3
  * (fixtures/nlroute.h).  veth is a module in Debian kernels: creating one
  * answers EOPNOTSUPP when the driver is absent, and the tests SKIP.
