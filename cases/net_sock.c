@@ -3,9 +3,9 @@
  * Network namespaces, the socket side: per-namespace ports, abstract Unix
  * socket names (pathname ones cross namespaces), /proc/sys/net settings,
  * privileged ports in a namespace owned by an unprivileged user namespace,
- * and setns(2) changing what new sockets see.  network_namespaces(7), unix(7), setns(2), the article's
- * "Network namespaces" paragraph.  Devices, addresses, routes and veth
- * pairs (netlink, libnl) are in net.c.
+ * and setns(2) changing what new sockets see.  network_namespaces(7),
+ * unix(7), setns(2), the article's "Network namespaces" paragraph.
+ * Devices, addresses, routes and veth pairs (netlink, libnl) are in net.c.
  *
  * Everything that changes state runs in a child that first checked it is
  * in a network namespace other than the test's.
