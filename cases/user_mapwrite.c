@@ -572,6 +572,76 @@ static int own_root_map(void *arg)
 	return expect_write(0, "uid_map", "0 0 1\n", err);
 }
 
+/* Open @path for writing with CAP_SETFCAP @at_open, write @text with it @at_write. */
+static int write_setfcap(const char *path, const char *text, bool at_open, bool at_write,
+			 int err)
+{
+	ssize_t n;
+	int fd;
+
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_open))
+		return child_fail("capset: %m");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s: %m", path);
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_write)) {
+		close(fd);
+		return child_fail("capset: %m");
+	}
+	n = write(fd, text, strlen(text));
+	close(fd);
+	if (err ? n == -1 && errno == err : n == (ssize_t)strlen(text))
+		return 0;
+	return child_fail("write '%.*s' to %s, opened %s and written %s CAP_SETFCAP: %s, "
+			  "expected %s", (int)strcspn(text, "\n"), text, path,
+			  at_open ? "with" : "without", at_write ? "with" : "without",
+			  n < 0 ? strerror(errno) : "success", err ? strerror(err) : "success");
+}
+
+/*
+ * In A (a user namespace whose root is the unprivileged id): A's uid 0 is
+ * "the parent's uid 0" for a child B, and root of A, who may otherwise map
+ * its own single id, needs CAP_SETFCAP for it.
+ */
+static int parent_root_needs_setfcap(void *arg)
+{
+	char path[64];
+	struct idpeer b;
+	int rc = 0, err;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETFCAP: %m");
+	/* Created without CAP_SETFCAP: not even its own uid 0 from inside. */
+	err = EPERM;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of A's uid 0 after unshare without CAP_SETFCAP");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	/* The writer's own id, at inside 0 and at inside 1. */
+	rc |= expect_write(b.pid, "uid_map", "0 0 1\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "1 0 1\n", EPERM);
+	/* Only uid 0 is guarded: gid 0 needs no CAP_SETFCAP. */
+	rc |= expect_write(b.pid, "gid_map", "0 0 1\n", 0);
+	/* The opener's CAP_SETFCAP counts, not the writer's. */
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", b.pid);
+	rc |= write_setfcap(path, "0 0 1\n", false, true, EPERM);
+	rc |= write_setfcap(path, "1 0 1\n", true, false, 0);
+	rc |= expect_read(b.pid, "uid_map", "1 0 1");
+	if (idpeer_stop(&b))
+		rc = 1;
+	/* Created with CAP_SETFCAP: its own map of A's uid 0 works. */
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETFCAP: %m");
+	err = 0;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of A's uid 0 after unshare with CAP_SETFCAP");
+	return rc;
+}
+
+/* Real root: a CAP_SETUID writer's ranges, and the initial namespace's uid 0. */
 static int root_needs_setfcap(void *arg)
 {
 	struct idpeer b;
@@ -587,7 +657,6 @@ static int root_needs_setfcap(void *arg)
 	rc |= expect_write(b.pid, "uid_map", "0 1000 2\n", 0);
 	if (idpeer_stop(&b))
 		rc = 1;
-	/* The creator lacked CAP_SETFCAP: not even its own id 0. */
 	err = EPERM;
 	if (ns_run(0, own_root_map, &err))
 		rc = child_fail("own map of uid 0 after unshare without CAP_SETFCAP");
@@ -605,20 +674,24 @@ static int root_needs_setfcap(void *arg)
 }
 
 /*
- * A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent
- * (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12).
+ * A map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent held by the
+ * opener, or by the creator for its own map; else EPERM (user_namespaces(7), 5.12).
+ *
+ * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"):
+ * otherwise the namespace's root could write v3 file capabilities that the
+ * writer itself could not.  The kernel looks for an extent whose outside
+ * (lower) id is 0, whatever its inside id, and only in uid_map.  The page
+ * names the writing process; map_write() checks the opener of the file
+ * (file_ns_capable()).  Checked one level down in both passes, root of a
+ * user namespace A being the parent's uid 0 for A's child; as real root
+ * also for ranges and the initial namespace's uid 0.
  */
 TEST(map_of_root_needs_cap_setfcap)
 {
-	NS_NEED_USERNS();
-	/*
-	 * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
-	 * 5.12: otherwise the namespace's root could write v3 file capabilities
-	 * that the writer itself could not.  The kernel looks for an extent whose
-	 * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
-	 */
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
-	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(parent_root_needs_setfcap, NULL));
+	if (!idpeer_needs_real_root())
+		ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
 
 TEST_HARNESS_MAIN
