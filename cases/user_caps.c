@@ -19,9 +19,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -75,6 +77,63 @@ TEST(setuid_to_unmapped_id_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
+}
+
+static int ids_before_maps(void *arg)
+{
+	uid_t uid = geteuid();
+	long ouid, ogid;
+	char buf[32];
+	int rc = 0, err;
+
+	(void)arg;
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (!ns_caps_all_effective())
+		return child_fail("not every capability in the new user namespace");
+	if (ns_read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0 || strcmp(buf, "allow\n"))
+		return child_fail("setgroups is not \"allow\" in the new namespace");
+	/* Every id is unmapped, 0 and the overflow id the process reads as. */
+	rc |= expect_errno(setuid(0), EINVAL, "setuid(0), no uid_map");
+	rc |= expect_errno(setuid(ouid), EINVAL, "setuid(own overflow uid), no uid_map");
+	rc |= expect_errno(setresuid(0, 0, 0), EINVAL, "setresuid(0, 0, 0), no uid_map");
+	rc |= expect_errno(setreuid(-1, 0), EINVAL, "setreuid(-1, 0), no uid_map");
+	rc |= expect_errno(setgid(0), EINVAL, "setgid(0), no gid_map");
+	rc |= expect_errno(setresgid(0, 0, 0), EINVAL, "setresgid(0, 0, 0), no gid_map");
+	rc |= expect_errno(setgroups(0, NULL), EPERM, "setgroups(0, NULL), no gid_map");
+	/* setfs[ug]id() report no error: the old value, unchanged. */
+	if (setfsuid(0) != (int)ouid || setfsuid(0) != (int)ouid)
+		rc = child_fail("setfsuid(0) changed the fsuid without a uid_map");
+	if (setfsgid(0) != (int)ogid || setfsgid(0) != (int)ogid)
+		rc = child_fail("setfsgid(0) changed the fsgid without a gid_map");
+	if (getuid() != (uid_t)ouid || getgid() != (gid_t)ogid)
+		rc = child_fail("ids changed to %u:%u", getuid(), getgid());
+	/* Control: with the uid_map written, setuid(0) works. */
+	snprintf(buf, sizeof(buf), "0 %u 1\n", uid);
+	err = ns_write_proc(0, "uid_map", buf);
+	if (err) {
+		errno = -err;
+		return child_fail("write uid_map '0 %u 1': %m", uid);
+	}
+	if (setuid(0))
+		rc = child_fail("setuid(0) with 0 mapped: %m");
+	return rc;
+}
+
+/*
+ * Before uid_map (gid_map) is written every call that changes user (group) ids fails: EINVAL,
+ * setfs[ug]id() change nothing, setgroups(2) is EPERM even with "allow" (user_namespaces(7)).
+ *
+ * The process has every capability in the namespace; its own overflow ids
+ * are refused as well as 0.
+ */
+TEST(id_changes_fail_before_maps_written)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ids_before_maps, NULL));
 }
 
 static int create_from_unmapped(void *arg)
@@ -392,6 +451,50 @@ TEST(securebits_reset_by_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
+}
+
+static int bits_setns(void *arg)
+{
+	int a_fd, b_fd, rc = 0;
+	long none = 0;
+	struct idpeer b;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	a_fd = ns_open(0, "user");
+	b_fd = ns_open(b.pid, "user");
+	if (a_fd < 0 || b_fd < 0) {
+		rc = child_fail("open the user namespaces of A and B");
+	} else if (prctl(PR_SET_SECUREBITS, SOME_BITS)) {
+		rc = child_fail("PR_SET_SECUREBITS in A: %m");
+	} else if (setns(b_fd, CLONE_NEWUSER)) {
+		rc = child_fail("setns() into B, a child of A: %m");
+	} else {
+		rc = bits_of_child(&none);
+		/* No way back to A to keep its membership with the bits reset. */
+		if (setns(a_fd, CLONE_NEWUSER) != -1 || errno != EPERM)
+			rc = child_fail("setns() back into A: %m, expected EPERM");
+	}
+	if (a_fd >= 0)
+		close(a_fd);
+	if (b_fd >= 0)
+		close(b_fd);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * setns(2) into another user namespace resets the securebits to 0, with every capability there,
+ * and the caller cannot go back to its old namespace (EPERM) (user_namespaces(7)).
+ */
+TEST(securebits_reset_by_setns_into_userns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(bits_setns, NULL));
 }
 
 /* CapBnd, CapAmb and CapInh of /proc/self/status. */
