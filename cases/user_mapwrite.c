@@ -323,6 +323,80 @@ TEST(setgroups_deny_inherited_and_permanent)
 	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
 }
 
+/* In a new user namespace: open the own setgroups for writing without, then with CAP_SYS_ADMIN. */
+static int setgroups_own(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SYS_ADMIN: %m");
+	fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		if (fd >= 0)
+			close(fd);
+		return child_fail("open own setgroups for writing without CAP_SYS_ADMIN: %s, "
+				  "expected EACCES", fd >= 0 ? "success" : strerror(errno));
+	}
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SYS_ADMIN: %m");
+	return expect_write(0, "setgroups", "deny", 0) | expect_read(getpid(), "setgroups", "deny");
+}
+
+/* Root of a sibling user namespace, every capability there, opens B's setgroups. */
+static int setgroups_sibling(void *arg)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", *(pid_t *)arg);
+	if (idpeer_enter_userns(0))
+		return 1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("open %s for writing from a sibling namespace: success, "
+				  "expected EACCES", path);
+	}
+	return errno == EACCES ? 0 : child_fail("open %s from a sibling: %m, expected EACCES",
+						path);
+}
+
+static int setgroups_admin(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_read(b.pid, "setgroups", "allow");
+	if (ns_run(0, setgroups_sibling, &b.pid))
+		rc = child_fail("a sibling's root could open B's setgroups for writing");
+	/* B's owner in the parent has every capability in B, none of its own. */
+	rc |= expect_write(b.pid, "setgroups", "deny", 0);
+	rc |= expect_read(b.pid, "setgroups", "deny");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc | ns_run(0, setgroups_own, NULL);
+}
+
+/*
+ * Writing /proc/PID/setgroups needs CAP_SYS_ADMIN in the namespace of PID: without it opening the
+ * file for writing fails (EACCES), inside or from a sibling (user_namespaces(7)).
+ *
+ * The page names the capability, not the error: proc_setgroups_open()
+ * refuses the open with EACCES.  The namespace's owner in the parent has
+ * the capability there without any of its own.
+ */
+TEST(setgroups_write_needs_cap_sys_admin_in_its_userns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(setgroups_admin, NULL));
+}
+
 /* --- the unmapped value -------------------------------------------------- */
 
 static int unmapped_reader(void *arg)
@@ -409,6 +483,39 @@ TEST(projid_map_written_once_without_capabilities)
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
 	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
+}
+
+static int projid_parent_range(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	/* A (ours) maps project ids 0-9 to the initial namespace's 1000-1009. */
+	rc |= expect_write(0, "projid_map", "0 1000 10\n", 0);
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_write(b.pid, "projid_map", "0 5 10\n", EPERM);
+	rc |= expect_write(b.pid, "projid_map", "0 10 1\n", EPERM);
+	rc |= expect_write(b.pid, "projid_map", "0 5 5\n", 0);
+	rc |= expect_read(b.pid, "projid_map", "0 5 5");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * The project ids a projid_map maps must have a mapping in the parent user namespace: a range
+ * reaching past the parent's map fails with EPERM (user_namespaces(7)).
+ */
+TEST(projid_map_of_id_unmapped_in_parent_eperm)
+{
+	NS_NEED_UNPRIV_USERNS();
+	if (access("/proc/self/projid_map", F_OK))
+		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	ASSERT_EQ(0, userns_run_unpriv(projid_parent_range, NULL));
 }
 
 /* --- dumpable ------------------------------------------------------------ */
