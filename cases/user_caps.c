@@ -588,4 +588,61 @@ TEST(securebits_noroot_applies_to_execve_in_userns)
 	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
 }
 
+static int ambient_exec(void *arg)
+{
+	struct idpeer_exec plain, ambient;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char line[32];
+	int err;
+
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	/* Our own ids at inside 5: a non-zero uid with every capability. */
+	snprintf(line, sizeof(line), "5 %u 1\n", uid);
+	err = ns_write_proc(0, "uid_map", line);
+	snprintf(line, sizeof(line), "5 %u 1\n", gid);
+	if (!err)
+		err = ns_write_proc(0, "setgroups", "deny");
+	if (!err)
+		err = ns_write_proc(0, "gid_map", line);
+	if (err) {
+		errno = -err;
+		return child_fail("map our ids to 5: %m");
+	}
+	if (getuid() != 5 || !ns_caps_all_effective())
+		return child_fail("not uid 5 with every capability after the maps");
+	if (idpeer_exec("/proc/self/exe", &plain))
+		return 1;
+	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
+		return child_fail("raise CAP_NET_RAW in the ambient set: %m");
+	if (idpeer_exec("/proc/self/exe", &ambient))
+		return 1;
+	if (plain.uid != 5 || plain.prm != 0 || plain.eff != 0)
+		return child_fail("uid 5, no ambient set: uid %u, CapPrm %llx CapEff %llx after "
+				  "execve, expected none", plain.uid, plain.prm, plain.eff);
+	if (ambient.uid != 5 || ambient.prm != IDPEER_CAP(CAP_NET_RAW) ||
+	    ambient.eff != IDPEER_CAP(CAP_NET_RAW))
+		return child_fail("uid 5, CAP_NET_RAW ambient: uid %u, CapPrm %llx CapEff %llx "
+				  "after execve, expected %llx", ambient.uid, ambient.prm,
+				  ambient.eff, IDPEER_CAP(CAP_NET_RAW));
+	return 0;
+}
+
+/*
+ * A non-zero uid of a user namespace keeps across execve() of a plain program exactly the
+ * capabilities of its ambient set, and no other (capabilities(7), user_namespaces(7)).
+ *
+ * user_namespaces(7) says such a process loses every capability unless the
+ * file has an inheritable mask; capabilities(7) adds the ambient set (4.3),
+ * which the kernel honours inside a user namespace as outside.
+ */
+TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ambient_exec, NULL));
+}
+
 TEST_HARNESS_MAIN
