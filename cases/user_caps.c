@@ -27,6 +27,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
@@ -405,6 +406,83 @@ TEST(initial_sysctls_not_writable_from_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
+}
+
+/* --- mounts ------------------------------------------------------------------- */
+
+struct userns_fs {
+	const char *type, *options, *added;
+	unsigned long magic;	/* statfs() f_type */
+	int err;		/* what mount(2) gives root of a user namespace */
+};
+
+static const struct userns_fs userns_fss[] = {
+	{ "devpts", "newinstance,ptmxmode=0666", "3.9", 0x1cd1, 0 },
+	{ "ramfs", NULL, "3.9", 0x858458f6, 0 },
+	{ "bpf", NULL, "4.4", 0xcafe4a11, EPERM },
+};
+
+/* Is @type in /proc/filesystems? */
+static bool fs_registered(const char *type)
+{
+	char buf[4096], want[32];
+
+	snprintf(want, sizeof(want), "\t%s\n", type);
+	return ns_read_file("/proc/filesystems", buf, sizeof(buf)) > 0 && strstr(buf, want);
+}
+
+static int mount_fss(void *arg)
+{
+	char dir[64];
+	struct statfs st;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(CLONE_NEWNS) || idpeer_private_tmp())
+		return 1;
+	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
+		const struct userns_fs *f = &userns_fss[i];
+
+		snprintf(dir, sizeof(dir), "/tmp/%s", f->type);
+		if (mkdir(dir, 0755))
+			return child_fail("mkdir %s: %m", dir);
+		if (mount("nsconform", dir, f->type, MS_NOSUID | MS_NODEV | MS_NOEXEC, f->options)) {
+			if (errno != f->err)
+				rc = child_fail("mount -t %s as root of a user namespace: %m, "
+						"expected %s", f->type,
+						f->err ? strerror(f->err) : "success");
+		} else if (f->err) {
+			rc = child_fail("mount -t %s as root of a user namespace: success, "
+					"expected %s", f->type, strerror(f->err));
+		} else if (statfs(dir, &st) || (unsigned long)st.f_type != f->magic) {
+			rc = child_fail("%s is not a %s mount (f_type %#lx)", dir, f->type,
+					(unsigned long)st.f_type);
+		}
+	}
+	return rc;
+}
+
+/*
+ * CAP_SYS_ADMIN in the user namespace owning the mount namespace allows mounting devpts and ramfs
+ * (3.9), but not the bpf filesystem: EPERM (user_namespaces(7)).
+ *
+ * The page lists bpf "since Linux 4.4"; linux:e27f4a942a0e ("bpf: Use
+ * mount_nodev not mount_ns to mount the bpf filesystem", 4.4) took
+ * FS_USERNS_MOUNT away before any release had it, and since 6.9 (BPF
+ * tokens) bpf_fill_super() refuses root of a user namespace without
+ * CAP_SYS_ADMIN in the initial one: EPERM on every kernel (README).  The
+ * page's other types have their cases: proc (pid_proc), sysfs (net_rules),
+ * tmpfs (every mount test), mqueue (ipc, ipc_owner), cgroup (cgroup);
+ * overlayfs (5.11) is not checked.
+ */
+TEST(userns_root_mounts_devpts_and_ramfs_not_bpf)
+{
+	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++)
+		if (!fs_registered(userns_fss[i].type))
+			SKIP(return, "%s filesystem not supported by this kernel (added in %s)",
+			     userns_fss[i].type, userns_fss[i].added);
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(mount_fss, NULL));
 }
 
 /* --- securebits -------------------------------------------------------------- */
