@@ -671,20 +671,13 @@ static int ambient_exec(void *arg)
 	struct idpeer_exec plain, ambient;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
-	char line[32];
 	int err;
 
 	(void)arg;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	/* Our own ids at inside 5: a non-zero uid with every capability. */
-	snprintf(line, sizeof(line), "5 %u 1\n", uid);
-	err = ns_write_proc(0, "uid_map", line);
-	snprintf(line, sizeof(line), "5 %u 1\n", gid);
-	if (!err)
-		err = ns_write_proc(0, "setgroups", "deny");
-	if (!err)
-		err = ns_write_proc(0, "gid_map", line);
+	err = ns_map_at(0, 5, uid, gid);
 	if (err) {
 		errno = -err;
 		return child_fail("map our ids to 5: %m");

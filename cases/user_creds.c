@@ -361,16 +361,9 @@ static int status_ids_are(pid_t pid, long uid, long gid)
 static int status_read_as_7(void *arg)
 {
 	const struct status_ids *a = arg;
-	char line[32];
 	int err;
 
-	snprintf(line, sizeof(line), "7 %u 1\n", a->uid);
-	err = ns_write_proc(0, "uid_map", line);
-	snprintf(line, sizeof(line), "7 %u 1\n", a->gid);
-	if (!err)
-		err = ns_write_proc(0, "setgroups", "deny");
-	if (!err)
-		err = ns_write_proc(0, "gid_map", line);
+	err = ns_map_at(0, 7, a->uid, a->gid);
 	if (err) {
 		errno = -err;
 		return child_fail("map our ids to 7: %m");
@@ -481,20 +474,13 @@ static int waitid_bounded(pid_t pid, siginfo_t *si)
 static int sig_r(void *arg)
 {
 	struct timespec ts = { .tv_sec = 10 };
-	char line[32];
 	siginfo_t si;
 	sigset_t set;
 	int err, rc = 0;
 	pid_t c;
 
 	/* Both ids mapped, or R could not create C's user namespace. */
-	snprintf(line, sizeof(line), "7 %u 1\n", ((uid_t *)arg)[0]);
-	err = ns_write_proc(0, "uid_map", line);
-	snprintf(line, sizeof(line), "7 %u 1\n", ((uid_t *)arg)[1]);
-	if (!err)
-		err = ns_write_proc(0, "setgroups", "deny");
-	if (!err)
-		err = ns_write_proc(0, "gid_map", line);
+	err = ns_map_at(0, 7, ((uid_t *)arg)[0], ((uid_t *)arg)[1]);
 	if (err) {
 		errno = -err;
 		return child_fail("R: map our ids to 7: %m");
