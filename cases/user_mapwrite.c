@@ -518,6 +518,81 @@ TEST(projid_map_of_id_unmapped_in_parent_eperm)
 	ASSERT_EQ(0, userns_run_unpriv(projid_parent_range, NULL));
 }
 
+/* G, left behind in the parent of A: try B's projid_map once told B's pid; answer the errno. */
+static int projid_grandparent(struct ns_sync *s)
+{
+	pid_t b;
+	int err;
+
+	ns_sync_child_side(s);
+	if (ns_sync_wait(s, true, &b, sizeof(b), NS_WAIT_MS))
+		return child_fail("G: no pid of B");
+	err = -ns_write_proc(b, "projid_map", "0 0 1\n");
+	return ns_sync_tell(s, true, &err, sizeof(err)) ? child_fail("G: answer: %m") : 0;
+}
+
+/* S, a sibling of B (both children of A): root there, B's projid_map refused. */
+static int projid_sibling(void *arg)
+{
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	return expect_write(*(pid_t *)arg, "projid_map", "0 0 1\n", EPERM);
+}
+
+static int projid_writers(void *arg)
+{
+	struct idpeer b = { .pid = -1 };
+	struct ns_sync s;
+	int err, rc = 0;
+	pid_t g;
+
+	(void)arg;
+	if (ns_sync_init(&s))
+		return child_fail("pipes: %m");
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork G: %m");
+	if (g == 0)
+		_exit(projid_grandparent(&s));
+	ns_sync_parent_side(&s);
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0)) {
+		rc = child_fail("set up A and B: %m");
+		goto out;
+	}
+	/* A maps project ids 0-9: B's "0 0 1" is mapped in B's parent. */
+	rc |= expect_write(0, "projid_map", "0 0 10\n", 0);
+	if (ns_sync_tell(&s, false, &b.pid, sizeof(b.pid)) ||
+	    ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS))
+		rc = child_fail("G did not answer");
+	else if (err != EPERM)
+		rc = child_fail("B's projid_map written from B's grandparent: %s, expected EPERM",
+				err ? strerror(err) : "success");
+	if (ns_run(0, projid_sibling, &b.pid))
+		rc = child_fail("from a sibling of B");
+	rc |= expect_write(b.pid, "projid_map", "0 0 1\n", 0);
+	rc |= expect_read(b.pid, "projid_map", "0 0 1");
+out:
+	if (b.pid > 0 && idpeer_stop(&b))
+		rc = 1;
+	if (ns_wait(g, NS_WAIT_MS))
+		rc = child_fail("G failed");
+	ns_sync_close(&s);
+	return rc;
+}
+
+/*
+ * projid_map may be written only from the user namespace of the process or its parent: from a
+ * sibling or the grandparent EPERM, while the parent's write of the same line works
+ * (user_namespaces(7)).
+ */
+TEST(projid_map_writer_in_own_or_parent_userns_only)
+{
+	NS_NEED_UNPRIV_USERNS();
+	if (access("/proc/self/projid_map", F_OK))
+		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	ASSERT_EQ(0, userns_run_unpriv(projid_writers, NULL));
+}
+
 /* --- dumpable ------------------------------------------------------------ */
 
 static int nodump_self(void *arg)
