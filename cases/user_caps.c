@@ -19,12 +19,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
@@ -75,6 +78,63 @@ TEST(setuid_to_unmapped_id_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
+}
+
+static int ids_before_maps(void *arg)
+{
+	uid_t uid = geteuid();
+	long ouid, ogid;
+	char buf[32];
+	int rc = 0, err;
+
+	(void)arg;
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (!ns_caps_all_effective())
+		return child_fail("not every capability in the new user namespace");
+	if (ns_read_file("/proc/self/setgroups", buf, sizeof(buf)) < 0 || strcmp(buf, "allow\n"))
+		return child_fail("setgroups is not \"allow\" in the new namespace");
+	/* Every id is unmapped, 0 and the overflow id the process reads as. */
+	rc |= expect_errno(setuid(0), EINVAL, "setuid(0), no uid_map");
+	rc |= expect_errno(setuid(ouid), EINVAL, "setuid(own overflow uid), no uid_map");
+	rc |= expect_errno(setresuid(0, 0, 0), EINVAL, "setresuid(0, 0, 0), no uid_map");
+	rc |= expect_errno(setreuid(-1, 0), EINVAL, "setreuid(-1, 0), no uid_map");
+	rc |= expect_errno(setgid(0), EINVAL, "setgid(0), no gid_map");
+	rc |= expect_errno(setresgid(0, 0, 0), EINVAL, "setresgid(0, 0, 0), no gid_map");
+	rc |= expect_errno(setgroups(0, NULL), EPERM, "setgroups(0, NULL), no gid_map");
+	/* setfs[ug]id() report no error: the old value, unchanged. */
+	if (setfsuid(0) != (int)ouid || setfsuid(0) != (int)ouid)
+		rc = child_fail("setfsuid(0) changed the fsuid without a uid_map");
+	if (setfsgid(0) != (int)ogid || setfsgid(0) != (int)ogid)
+		rc = child_fail("setfsgid(0) changed the fsgid without a gid_map");
+	if (getuid() != (uid_t)ouid || getgid() != (gid_t)ogid)
+		rc = child_fail("ids changed to %u:%u", getuid(), getgid());
+	/* Control: with the uid_map written, setuid(0) works. */
+	snprintf(buf, sizeof(buf), "0 %u 1\n", uid);
+	err = ns_write_proc(0, "uid_map", buf);
+	if (err) {
+		errno = -err;
+		return child_fail("write uid_map '0 %u 1': %m", uid);
+	}
+	if (setuid(0))
+		rc = child_fail("setuid(0) with 0 mapped: %m");
+	return rc;
+}
+
+/*
+ * Before uid_map (gid_map) is written every call that changes user (group) ids fails: EINVAL,
+ * setfs[ug]id() change nothing, setgroups(2) is EPERM even with "allow" (user_namespaces(7)).
+ *
+ * The process has every capability in the namespace; its own overflow ids
+ * are refused as well as 0.
+ */
+TEST(id_changes_fail_before_maps_written)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ids_before_maps, NULL));
 }
 
 static int create_from_unmapped(void *arg)
@@ -348,6 +408,83 @@ TEST(initial_sysctls_not_writable_from_userns)
 	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
 }
 
+/* --- mounts ------------------------------------------------------------------- */
+
+struct userns_fs {
+	const char *type, *options, *added;
+	unsigned long magic;	/* statfs() f_type */
+	int err;		/* what mount(2) gives root of a user namespace */
+};
+
+static const struct userns_fs userns_fss[] = {
+	{ "devpts", "newinstance,ptmxmode=0666", "3.9", 0x1cd1, 0 },
+	{ "ramfs", NULL, "3.9", 0x858458f6, 0 },
+	{ "bpf", NULL, "4.4", 0xcafe4a11, EPERM },
+};
+
+/* Is @type in /proc/filesystems? */
+static bool fs_registered(const char *type)
+{
+	char buf[4096], want[32];
+
+	snprintf(want, sizeof(want), "\t%s\n", type);
+	return ns_read_file("/proc/filesystems", buf, sizeof(buf)) > 0 && strstr(buf, want);
+}
+
+static int mount_fss(void *arg)
+{
+	char dir[64];
+	struct statfs st;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(CLONE_NEWNS) || idpeer_private_tmp())
+		return 1;
+	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
+		const struct userns_fs *f = &userns_fss[i];
+
+		snprintf(dir, sizeof(dir), "/tmp/%s", f->type);
+		if (mkdir(dir, 0755))
+			return child_fail("mkdir %s: %m", dir);
+		if (mount("nsconform", dir, f->type, MS_NOSUID | MS_NODEV | MS_NOEXEC, f->options)) {
+			if (errno != f->err)
+				rc = child_fail("mount -t %s as root of a user namespace: %m, "
+						"expected %s", f->type,
+						f->err ? strerror(f->err) : "success");
+		} else if (f->err) {
+			rc = child_fail("mount -t %s as root of a user namespace: success, "
+					"expected %s", f->type, strerror(f->err));
+		} else if (statfs(dir, &st) || (unsigned long)st.f_type != f->magic) {
+			rc = child_fail("%s is not a %s mount (f_type %#lx)", dir, f->type,
+					(unsigned long)st.f_type);
+		}
+	}
+	return rc;
+}
+
+/*
+ * CAP_SYS_ADMIN in the user namespace owning the mount namespace allows mounting devpts and ramfs
+ * (3.9), but not the bpf filesystem: EPERM (user_namespaces(7)).
+ *
+ * The page lists bpf "since Linux 4.4"; linux:e27f4a942a0e ("bpf: Use
+ * mount_nodev not mount_ns to mount the bpf filesystem", 4.4) took
+ * FS_USERNS_MOUNT away before any release had it, and since 6.9 (BPF
+ * tokens) bpf_fill_super() refuses root of a user namespace without
+ * CAP_SYS_ADMIN in the initial one: EPERM on every kernel (README).  The
+ * page's other types have their cases: proc (pid_proc), sysfs (net_rules),
+ * tmpfs (every mount test), mqueue (ipc, ipc_owner), cgroup (cgroup);
+ * overlayfs (5.11) is not checked.
+ */
+TEST(userns_root_mounts_devpts_and_ramfs_not_bpf)
+{
+	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++)
+		if (!fs_registered(userns_fss[i].type))
+			SKIP(return, "%s filesystem not supported by this kernel (added in %s)",
+			     userns_fss[i].type, userns_fss[i].added);
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(mount_fss, NULL));
+}
+
 /* --- securebits -------------------------------------------------------------- */
 
 #define SOME_BITS (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP | SECBIT_NOROOT)
@@ -392,6 +529,50 @@ TEST(securebits_reset_by_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
+}
+
+static int bits_setns(void *arg)
+{
+	int a_fd, b_fd, rc = 0;
+	long none = 0;
+	struct idpeer b;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	a_fd = ns_open(0, "user");
+	b_fd = ns_open(b.pid, "user");
+	if (a_fd < 0 || b_fd < 0) {
+		rc = child_fail("open the user namespaces of A and B");
+	} else if (prctl(PR_SET_SECUREBITS, SOME_BITS)) {
+		rc = child_fail("PR_SET_SECUREBITS in A: %m");
+	} else if (setns(b_fd, CLONE_NEWUSER)) {
+		rc = child_fail("setns() into B, a child of A: %m");
+	} else {
+		rc = bits_of_child(&none);
+		/* No way back to A to keep its membership with the bits reset. */
+		if (setns(a_fd, CLONE_NEWUSER) != -1 || errno != EPERM)
+			rc = child_fail("setns() back into A: %m, expected EPERM");
+	}
+	if (a_fd >= 0)
+		close(a_fd);
+	if (b_fd >= 0)
+		close(b_fd);
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * setns(2) into another user namespace resets the securebits to 0, with every capability there,
+ * and the caller cannot go back to its old namespace (EPERM) (user_namespaces(7)).
+ */
+TEST(securebits_reset_by_setns_into_userns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(bits_setns, NULL));
 }
 
 /* CapBnd, CapAmb and CapInh of /proc/self/status. */
@@ -483,6 +664,56 @@ TEST(securebits_noroot_applies_to_execve_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
+}
+
+static int ambient_exec(void *arg)
+{
+	struct idpeer_exec plain, ambient;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	int err;
+
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	/* Our own ids at inside 5: a non-zero uid with every capability. */
+	err = ns_map_at(0, 5, uid, gid);
+	if (err) {
+		errno = -err;
+		return child_fail("map our ids to 5: %m");
+	}
+	if (getuid() != 5 || !ns_caps_all_effective())
+		return child_fail("not uid 5 with every capability after the maps");
+	if (idpeer_exec("/proc/self/exe", &plain))
+		return 1;
+	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
+		return child_fail("raise CAP_NET_RAW in the ambient set: %m");
+	if (idpeer_exec("/proc/self/exe", &ambient))
+		return 1;
+	if (plain.uid != 5 || plain.prm != 0 || plain.eff != 0)
+		return child_fail("uid 5, no ambient set: uid %u, CapPrm %llx CapEff %llx after "
+				  "execve, expected none", plain.uid, plain.prm, plain.eff);
+	if (ambient.uid != 5 || ambient.prm != IDPEER_CAP(CAP_NET_RAW) ||
+	    ambient.eff != IDPEER_CAP(CAP_NET_RAW))
+		return child_fail("uid 5, CAP_NET_RAW ambient: uid %u, CapPrm %llx CapEff %llx "
+				  "after execve, expected %llx", ambient.uid, ambient.prm,
+				  ambient.eff, IDPEER_CAP(CAP_NET_RAW));
+	return 0;
+}
+
+/*
+ * A non-zero uid of a user namespace keeps across execve() of a plain program exactly the
+ * capabilities of its ambient set, and no other (capabilities(7), user_namespaces(7)).
+ *
+ * user_namespaces(7) says such a process loses every capability unless the
+ * file has an inheritable mask; capabilities(7) adds the ambient set (4.3),
+ * which the kernel honours inside a user namespace as outside.
+ */
+TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(ambient_exec, NULL));
 }
 
 TEST_HARNESS_MAIN

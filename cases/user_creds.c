@@ -13,12 +13,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -321,6 +324,219 @@ TEST(so_peercred_translated_to_receiver)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(peercred_both_ways, NULL));
+}
+
+/* --- /proc/PID/status ---------------------------------------------------- */
+
+struct status_ids {
+	pid_t test_pid;		/* the TEST's own process (real root in the root pass) */
+	pid_t target;		/* a holder mapped "0 <uid> 1" */
+	uid_t uid;
+	gid_t gid;
+};
+
+/* The four ids of the Uid: and Gid: lines of /proc/@pid/status, as read here, are @uid/@gid. */
+static int status_ids_are(pid_t pid, long uid, long gid)
+{
+	long u[4], g[4];
+	char path[64], buf[4096], *pu, *pg;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return child_fail("read %s: %m", path);
+	pu = strstr(buf, "\nUid:");
+	pg = strstr(buf, "\nGid:");
+	if (!pu || !pg || sscanf(pu + 5, "%ld %ld %ld %ld", &u[0], &u[1], &u[2], &u[3]) != 4 ||
+	    sscanf(pg + 5, "%ld %ld %ld %ld", &g[0], &g[1], &g[2], &g[3]) != 4)
+		return child_fail("no Uid:/Gid: lines in %s", path);
+	for (int i = 0; i < 4; i++)
+		if (u[i] != uid || g[i] != gid)
+			return child_fail("%s reads Uid %ld %ld %ld %ld, Gid %ld %ld %ld %ld here, "
+					  "expected %ld and %ld", path, u[0], u[1], u[2], u[3],
+					  g[0], g[1], g[2], g[3], uid, gid);
+	return 0;
+}
+
+/* Map our own ids to 7 and read the holder's status: 7, not its 0 nor the outer ids. */
+static int status_read_as_7(void *arg)
+{
+	const struct status_ids *a = arg;
+	int err;
+
+	err = ns_map_at(0, 7, a->uid, a->gid);
+	if (err) {
+		errno = -err;
+		return child_fail("map our ids to 7: %m");
+	}
+	return status_ids_are(a->target, 7, 7);
+}
+
+/* Nothing mapped here: the TEST's process reads as the overflow ids. */
+static int status_read_unmapped(void *arg)
+{
+	const struct status_ids *a = arg;
+	long ouid, ogid;
+
+	if (ns_read_long("/proc/sys/kernel/overflowuid", &ouid) ||
+	    ns_read_long("/proc/sys/kernel/overflowgid", &ogid))
+		return child_fail("read overflowuid/gid: %m");
+	return status_ids_are(a->test_pid, ouid, ogid);
+}
+
+static int status_views(void *arg)
+{
+	struct status_ids *a = arg;
+	struct userns_holder h;
+	char um[32], gm[32];
+	int rc = 0;
+
+	a->uid = geteuid();
+	a->gid = getegid();
+	snprintf(um, sizeof(um), "0 %u 1\n", a->uid);
+	snprintf(gm, sizeof(gm), "0 %u 1\n", a->gid);
+	if (userns_hold(&h, CLONE_NEWUSER, um, gm))
+		return child_fail("holder in a new user namespace: %m");
+	a->target = h.pid;
+	if (h.in.uid != 0 || h.in.gid != 0)
+		rc = child_fail("the holder is %u:%u inside, not 0:0", h.in.uid, h.in.gid);
+	rc |= status_ids_are(h.pid, a->uid, a->gid);
+	if (ns_run(CLONE_NEWUSER, status_read_as_7, a))
+		rc = child_fail("reader mapping the holder's outer ids to 7");
+	if (ns_run(CLONE_NEWUSER, status_read_unmapped, a))
+		rc = child_fail("reader in a namespace without maps");
+	if (userns_release(&h))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * /proc/PID/status shows the Uid and Gid of PID as the reader's user namespace maps them, the
+ * overflow ids where it does not (user_namespaces(7)).
+ *
+ * The holder is 0:0 in its namespace; readers see it as the outer ids from
+ * the parent and as 7:7 from a namespace mapping them to 7.  Unmapped: the
+ * TEST's process, real root in the root pass.
+ */
+TEST(proc_status_ids_shown_in_readers_userns)
+{
+	struct status_ids a = { .test_pid = getpid() };
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(status_views, &a));
+}
+
+/* --- signals -------------------------------------------------------------- */
+
+/* C: in a user namespace below R's, uid 0 once R mapped it to R's 7. */
+static int sig_c(void)
+{
+	struct timespec ts = { .tv_sec = 10 };
+	long deadline = ns_now_ms() + NS_WAIT_MS;
+	siginfo_t si;
+	sigset_t set;
+
+	while (getuid() != 0 && ns_now_ms() < deadline)
+		usleep(1000);
+	if (getuid() != 0)
+		return child_fail("C: no uid_map from R");
+	if (kill(getppid(), SIGUSR1))
+		return child_fail("C: kill(R, SIGUSR1): %m");
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigtimedwait(&set, &si, &ts) != SIGUSR2)
+		return child_fail("C: no SIGUSR2 from R: %m");
+	if (si.si_uid != 0)
+		return child_fail("C: si_uid of R's SIGUSR2 is %u, expected 0", si.si_uid);
+	return 0;
+}
+
+/* Wait for @pid for at most NS_WAIT_MS with waitid(): 0 with @si filled, else -1. */
+static int waitid_bounded(pid_t pid, siginfo_t *si)
+{
+	long deadline = ns_now_ms() + NS_WAIT_MS;
+
+	for (;;) {
+		memset(si, 0, sizeof(*si));
+		if (waitid(P_PID, pid, si, WEXITED | WNOHANG))
+			return -1;
+		if (si->si_pid == pid)
+			return 0;
+		if (ns_now_ms() > deadline) {
+			kill(pid, SIGKILL);
+			waitid(P_PID, pid, si, WEXITED);
+			return -1;
+		}
+		usleep(1000);
+	}
+}
+
+/* R: the unprivileged uid is 7 here; C, its child a namespace below, is 0 there. */
+static int sig_r(void *arg)
+{
+	struct timespec ts = { .tv_sec = 10 };
+	siginfo_t si;
+	sigset_t set;
+	int err, rc = 0;
+	pid_t c;
+
+	/* Both ids mapped, or R could not create C's user namespace. */
+	err = ns_map_at(0, 7, ((uid_t *)arg)[0], ((uid_t *)arg)[1]);
+	if (err) {
+		errno = -err;
+		return child_fail("R: map our ids to 7: %m");
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return child_fail("R: sigprocmask: %m");
+	c = ns_clone(CLONE_NEWUSER);
+	if (c < 0)
+		return child_fail("R: clone(CLONE_NEWUSER): %m");
+	if (c == 0)
+		_exit(sig_c());
+	err = ns_write_proc(c, "uid_map", "0 7 1\n");
+	if (err) {
+		errno = -err;
+		rc = child_fail("R: write C's uid_map '0 7 1': %m");
+	}
+	sigdelset(&set, SIGUSR2);
+	if (sigtimedwait(&set, &si, &ts) != SIGUSR1)
+		rc = child_fail("R: no SIGUSR1 from C: %m");
+	else if (si.si_pid != c || si.si_uid != 7)
+		rc = child_fail("R: SIGUSR1 from pid %d uid %u, expected pid %d uid 7", si.si_pid,
+				si.si_uid, c);
+	if (kill(c, SIGUSR2))
+		rc = child_fail("R: kill(C, SIGUSR2): %m");
+	if (waitid_bounded(c, &si))
+		return child_fail("R: waitid for C: %m");
+	if (si.si_code != CLD_EXITED || si.si_status != 0)
+		rc = child_fail("R: C ended with code %d status %d", si.si_code, si.si_status);
+	if (si.si_uid != 7)
+		rc = child_fail("R: waitid() si_uid of C is %u, expected 7", si.si_uid);
+	return rc;
+}
+
+static int sig_views(void *arg)
+{
+	uid_t ids[2] = { geteuid(), getegid() };
+
+	(void)arg;
+	return ns_run(CLONE_NEWUSER, sig_r, ids);
+}
+
+/*
+ * The si_uid of a signal, and of waitid(2), is the sender's (child's) uid as the receiver's
+ * (waiter's) user namespace maps it (user_namespaces(7), sigaction(2)).
+ *
+ * R maps the unprivileged uid to 7; its child C, one namespace below, maps
+ * R's 7 to 0.  R must read 7 for C (not C's 0, not the outer uid) from
+ * kill() and from waitid(); C reads 0 for R.
+ */
+TEST(siginfo_uid_translated_to_receivers_userns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(sig_views, NULL));
 }
 
 TEST_HARNESS_MAIN

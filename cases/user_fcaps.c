@@ -160,20 +160,16 @@ static int exec_in_b(void *arg)
 	return exec_gets(PROG, NET_RAW, 5) | exec_gets(PLAIN, 0, 5);
 }
 
-static int honoured(void *arg)
+/*
+ * Run @fn in a child user namespace B of the caller's A, mapped "5 0 1":
+ * B's uid 5 is A's root, every capability in B.  0, or 1 with the reason.
+ */
+static int run_in_b(int (*fn)(void *), void *arg)
 {
 	struct ns_sync s;
 	int rc = 0, err;
 	pid_t b;
 
-	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
-		return child_fail("set up A with a capability file: %m");
-	/* Root of A would get every capability from execve(): switch that off. */
-	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
-		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
-	rc |= exec_gets(PROG, NET_RAW, 0);
-	rc |= exec_gets(PLAIN, 0, 0);
 	if (ns_sync_init(&s))
 		return child_fail("pipes: %m");
 	b = ns_clone(CLONE_NEWUSER);
@@ -183,7 +179,7 @@ static int honoured(void *arg)
 		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
-		_exit(exec_in_b(NULL));
+		_exit(fn(arg));
 	}
 	ns_sync_parent_side(&s);
 	err = ns_write_proc(b, "uid_map", "5 0 1\n") ?: ns_write_proc(b, "gid_map", "5 0 1\n");
@@ -193,9 +189,24 @@ static int honoured(void *arg)
 	}
 	ns_sync_tell(&s, false, NULL, 0);
 	if (ns_wait(b, NS_WAIT_MS))
-		rc = child_fail("exec in B, a descendant of A");
+		rc = child_fail("in B, a descendant of A");
 	ns_sync_close(&s);
 	return rc;
+}
+
+static int honoured(void *arg)
+{
+	int rc = 0;
+
+	(void)arg;
+	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
+		return child_fail("set up A with a capability file: %m");
+	/* Root of A would get every capability from execve(): switch that off. */
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
+		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
+	rc |= exec_gets(PROG, NET_RAW, 0);
+	rc |= exec_gets(PLAIN, 0, 0);
+	return rc | run_in_b(exec_in_b, NULL);
 }
 
 /*
@@ -206,6 +217,64 @@ TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(honoured, NULL));
+}
+
+/* --- an inheritable mask ---------------------------------------------------- */
+
+#define PROG_INH "/tmp/nsconform-inh"
+
+/* A v2 security.capability value: CAP_NET_RAW inheritable only, effective. */
+static const struct vfs_cap_data cap_v2_inh = {
+	.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+	.data = { { .inheritable = 1U << CAP_NET_RAW } },
+};
+
+/* In B as uid 5: the file's inheritable mask passes what our inheritable set holds. */
+static int inh_in_b(void *arg)
+{
+	int rc = 0;
+
+	(void)arg;
+	if (getuid() != 5)
+		return child_fail("uid %u in B, expected 5", getuid());
+	rc |= exec_gets(PROG_INH, 0, 5);
+	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true))
+		return child_fail("raise CAP_NET_RAW in the inheritable set: %m");
+	rc |= exec_gets(PROG_INH, NET_RAW, 5);
+	/* The same inheritable set, a program without a mask: nothing. */
+	rc |= exec_gets(PLAIN, 0, 5);
+	return rc;
+}
+
+static int inheritable_mask(void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp())
+		return child_fail("set up A: %m");
+	err = idpeer_copy_self(PROG_INH, 0755) ?: idpeer_copy_self(PLAIN, 0755);
+	if (err) {
+		errno = -err;
+		return child_fail("copy the case binary to /tmp: %m");
+	}
+	if (setxattr(PROG_INH, "security.capability", &cap_v2_inh, sizeof(cap_v2_inh), 0))
+		return child_fail("write security.capability on %s: %m", PROG_INH);
+	return run_in_b(inh_in_b, NULL);
+}
+
+/*
+ * A non-zero uid of a user namespace keeps across execve() the capabilities in both its
+ * inheritable set and the file's inheritable mask; without either it keeps none
+ * (user_namespaces(7), capabilities(7)).
+ *
+ * The file capability is v3, written by root of A; the process is uid 5 of
+ * A's child B, where it is not root.
+ */
+TEST(fcaps_inheritable_mask_keeps_caps_of_nonzero_uid)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(inheritable_mask, NULL));
 }
 
 /* --- ignored elsewhere (real root) ------------------------------------------ */

@@ -332,6 +332,73 @@ TEST(map_overlapping_ranges_einval)
 	ASSERT_EQ(0, userns_run_unpriv(map_overlap, NULL));
 }
 
+/* @len bytes: "0 @uid 1", blanks, a newline: one valid line whatever its length. */
+static char *padded_map(size_t len, uid_t uid)
+{
+	char *buf = malloc(len + 1);
+	int n;
+
+	if (!buf)
+		return NULL;
+	n = snprintf(buf, len + 1, "0 %u 1", uid);
+	memset(buf + n, ' ', len - n);
+	buf[len - 1] = '\n';
+	buf[len] = '\0';
+	return buf;
+}
+
+static int map_bounds(void *arg)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	char *full = padded_map(page, geteuid()), *under = padded_map(page - 1, geteuid());
+	char line[32];
+	uid_t uid = geteuid();
+	int fd, rc = 0;
+
+	(void)arg;
+	if (!full || !under)
+		return child_fail("malloc: %m");
+	snprintf(line, sizeof(line), "0 %u 1\n", uid);
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open own uid_map: %m");
+	if (write(fd, full, page) != -1 || errno != EINVAL)
+		rc = child_fail("write of a page (%zu bytes): %m, expected EINVAL", page);
+	/* seq_open() takes FMODE_PWRITE away: pwrite() is ESPIPE at any offset. */
+	if (pwrite(fd, line, strlen(line), 1) != -1 || errno != ESPIPE)
+		rc = child_fail("pwrite '0 %u 1' at offset 1: %m, expected ESPIPE", uid);
+	if (lseek(fd, 1, SEEK_SET) != 1)
+		rc = child_fail("lseek to 1: %m");
+	else if (write(fd, line, strlen(line)) != -1 || errno != EINVAL)
+		rc = child_fail("write '0 %u 1' at offset 1: %m, expected EINVAL", uid);
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		rc = child_fail("lseek to 0: %m");
+	/* The same map, one byte under a page, at offset 0: accepted. */
+	if (write(fd, under, page - 1) != (ssize_t)(page - 1))
+		rc = child_fail("write of %zu bytes at offset 0: %m", page - 1);
+	else if (getuid() != 0)
+		rc = child_fail("uid %u after the map, not 0", getuid());
+	close(fd);
+	free(full);
+	free(under);
+	return rc;
+}
+
+/*
+ * A map write must be shorter than a page and start at offset 0: a page-long write or one after
+ * lseek() to 1 fail with EINVAL, the same map a byte under a page is taken (user_namespaces(7)).
+ *
+ * pwrite(2), which the page names with lseek(2), fails with ESPIPE at any
+ * offset, not EINVAL: seq_open() clears FMODE_PWRITE (README).
+ */
+TEST(map_write_of_a_page_or_past_offset_0_einval)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(map_bounds, NULL));
+}
+
 /* @n lines "i 1000+i 1": distinct, non-overlapping, under a page. */
 static char *map_lines(int n)
 {

@@ -323,6 +323,80 @@ TEST(setgroups_deny_inherited_and_permanent)
 	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
 }
 
+/* In a new user namespace: open the own setgroups for writing without, then with CAP_SYS_ADMIN. */
+static int setgroups_own(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SYS_ADMIN: %m");
+	fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		if (fd >= 0)
+			close(fd);
+		return child_fail("open own setgroups for writing without CAP_SYS_ADMIN: %s, "
+				  "expected EACCES", fd >= 0 ? "success" : strerror(errno));
+	}
+	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SYS_ADMIN: %m");
+	return expect_write(0, "setgroups", "deny", 0) | expect_read(getpid(), "setgroups", "deny");
+}
+
+/* Root of a sibling user namespace, every capability there, opens B's setgroups. */
+static int setgroups_sibling(void *arg)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", *(pid_t *)arg);
+	if (idpeer_enter_userns(0))
+		return 1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("open %s for writing from a sibling namespace: success, "
+				  "expected EACCES", path);
+	}
+	return errno == EACCES ? 0 : child_fail("open %s from a sibling: %m, expected EACCES",
+						path);
+}
+
+static int setgroups_admin(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_read(b.pid, "setgroups", "allow");
+	if (ns_run(0, setgroups_sibling, &b.pid))
+		rc = child_fail("a sibling's root could open B's setgroups for writing");
+	/* B's owner in the parent has every capability in B, none of its own. */
+	rc |= expect_write(b.pid, "setgroups", "deny", 0);
+	rc |= expect_read(b.pid, "setgroups", "deny");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc | ns_run(0, setgroups_own, NULL);
+}
+
+/*
+ * Writing /proc/PID/setgroups needs CAP_SYS_ADMIN in the namespace of PID: without it opening the
+ * file for writing fails (EACCES), inside or from a sibling (user_namespaces(7)).
+ *
+ * The page names the capability, not the error: proc_setgroups_open()
+ * refuses the open with EACCES.  The namespace's owner in the parent has
+ * the capability there without any of its own.
+ */
+TEST(setgroups_write_needs_cap_sys_admin_in_its_userns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(setgroups_admin, NULL));
+}
+
 /* --- the unmapped value -------------------------------------------------- */
 
 static int unmapped_reader(void *arg)
@@ -409,6 +483,114 @@ TEST(projid_map_written_once_without_capabilities)
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
 	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
+}
+
+static int projid_parent_range(void *arg)
+{
+	struct idpeer b;
+	int rc = 0;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	/* A (ours) maps project ids 0-9 to the initial namespace's 1000-1009. */
+	rc |= expect_write(0, "projid_map", "0 1000 10\n", 0);
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	rc |= expect_write(b.pid, "projid_map", "0 5 10\n", EPERM);
+	rc |= expect_write(b.pid, "projid_map", "0 10 1\n", EPERM);
+	rc |= expect_write(b.pid, "projid_map", "0 5 5\n", 0);
+	rc |= expect_read(b.pid, "projid_map", "0 5 5");
+	if (idpeer_stop(&b))
+		rc = 1;
+	return rc;
+}
+
+/*
+ * The project ids a projid_map maps must have a mapping in the parent user namespace: a range
+ * reaching past the parent's map fails with EPERM (user_namespaces(7)).
+ */
+TEST(projid_map_of_id_unmapped_in_parent_eperm)
+{
+	NS_NEED_UNPRIV_USERNS();
+	if (access("/proc/self/projid_map", F_OK))
+		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	ASSERT_EQ(0, userns_run_unpriv(projid_parent_range, NULL));
+}
+
+/* G, left behind in the parent of A: try B's projid_map once told B's pid; answer the errno. */
+static int projid_grandparent(struct ns_sync *s)
+{
+	pid_t b;
+	int err;
+
+	ns_sync_child_side(s);
+	if (ns_sync_wait(s, true, &b, sizeof(b), NS_WAIT_MS))
+		return child_fail("G: no pid of B");
+	err = -ns_write_proc(b, "projid_map", "0 0 1\n");
+	return ns_sync_tell(s, true, &err, sizeof(err)) ? child_fail("G: answer: %m") : 0;
+}
+
+/* S, a sibling of B (both children of A): root there, B's projid_map refused. */
+static int projid_sibling(void *arg)
+{
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	return expect_write(*(pid_t *)arg, "projid_map", "0 0 1\n", EPERM);
+}
+
+static int projid_writers(void *arg)
+{
+	struct idpeer b = { .pid = -1 };
+	struct ns_sync s;
+	int err, rc = 0;
+	pid_t g;
+
+	(void)arg;
+	if (ns_sync_init(&s))
+		return child_fail("pipes: %m");
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork G: %m");
+	if (g == 0)
+		_exit(projid_grandparent(&s));
+	ns_sync_parent_side(&s);
+	if (idpeer_enter_userns(0) || idpeer_start(&b, 0)) {
+		rc = child_fail("set up A and B: %m");
+		goto out;
+	}
+	/* A maps project ids 0-9: B's "0 0 1" is mapped in B's parent. */
+	rc |= expect_write(0, "projid_map", "0 0 10\n", 0);
+	if (ns_sync_tell(&s, false, &b.pid, sizeof(b.pid)) ||
+	    ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS))
+		rc = child_fail("G did not answer");
+	else if (err != EPERM)
+		rc = child_fail("B's projid_map written from B's grandparent: %s, expected EPERM",
+				err ? strerror(err) : "success");
+	if (ns_run(0, projid_sibling, &b.pid))
+		rc = child_fail("from a sibling of B");
+	rc |= expect_write(b.pid, "projid_map", "0 0 1\n", 0);
+	rc |= expect_read(b.pid, "projid_map", "0 0 1");
+out:
+	if (b.pid > 0 && idpeer_stop(&b))
+		rc = 1;
+	if (ns_wait(g, NS_WAIT_MS))
+		rc = child_fail("G failed");
+	ns_sync_close(&s);
+	return rc;
+}
+
+/*
+ * projid_map may be written only from the user namespace of the process or its parent: from a
+ * sibling or the grandparent EPERM, while the parent's write of the same line works
+ * (user_namespaces(7)).
+ */
+TEST(projid_map_writer_in_own_or_parent_userns_only)
+{
+	NS_NEED_UNPRIV_USERNS();
+	if (access("/proc/self/projid_map", F_OK))
+		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	ASSERT_EQ(0, userns_run_unpriv(projid_writers, NULL));
 }
 
 /* --- dumpable ------------------------------------------------------------ */
@@ -572,6 +754,76 @@ static int own_root_map(void *arg)
 	return expect_write(0, "uid_map", "0 0 1\n", err);
 }
 
+/* Open @path for writing with CAP_SETFCAP @at_open, write @text with it @at_write. */
+static int write_setfcap(const char *path, const char *text, bool at_open, bool at_write,
+			 int err)
+{
+	ssize_t n;
+	int fd;
+
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_open))
+		return child_fail("capset: %m");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s: %m", path);
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_write)) {
+		close(fd);
+		return child_fail("capset: %m");
+	}
+	n = write(fd, text, strlen(text));
+	close(fd);
+	if (err ? n == -1 && errno == err : n == (ssize_t)strlen(text))
+		return 0;
+	return child_fail("write '%.*s' to %s, opened %s and written %s CAP_SETFCAP: %s, "
+			  "expected %s", (int)strcspn(text, "\n"), text, path,
+			  at_open ? "with" : "without", at_write ? "with" : "without",
+			  n < 0 ? strerror(errno) : "success", err ? strerror(err) : "success");
+}
+
+/*
+ * In A (a user namespace whose root is the unprivileged id): A's uid 0 is
+ * "the parent's uid 0" for a child B, and root of A, who may otherwise map
+ * its own single id, needs CAP_SETFCAP for it.
+ */
+static int parent_root_needs_setfcap(void *arg)
+{
+	char path[64];
+	struct idpeer b;
+	int rc = 0, err;
+
+	(void)arg;
+	if (idpeer_enter_userns(0))
+		return 1;
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
+		return child_fail("clear CAP_SETFCAP: %m");
+	/* Created without CAP_SETFCAP: not even its own uid 0 from inside. */
+	err = EPERM;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of A's uid 0 after unshare without CAP_SETFCAP");
+	if (idpeer_start(&b, 0))
+		return child_fail("start B: %m");
+	/* The writer's own id, at inside 0 and at inside 1. */
+	rc |= expect_write(b.pid, "uid_map", "0 0 1\n", EPERM);
+	rc |= expect_write(b.pid, "uid_map", "1 0 1\n", EPERM);
+	/* Only uid 0 is guarded: gid 0 needs no CAP_SETFCAP. */
+	rc |= expect_write(b.pid, "gid_map", "0 0 1\n", 0);
+	/* The opener's CAP_SETFCAP counts, not the writer's. */
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", b.pid);
+	rc |= write_setfcap(path, "0 0 1\n", false, true, EPERM);
+	rc |= write_setfcap(path, "1 0 1\n", true, false, 0);
+	rc |= expect_read(b.pid, "uid_map", "1 0 1");
+	if (idpeer_stop(&b))
+		rc = 1;
+	/* Created with CAP_SETFCAP: its own map of A's uid 0 works. */
+	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
+		return child_fail("raise CAP_SETFCAP: %m");
+	err = 0;
+	if (ns_run(0, own_root_map, &err))
+		rc = child_fail("own map of A's uid 0 after unshare with CAP_SETFCAP");
+	return rc;
+}
+
+/* Real root: a CAP_SETUID writer's ranges, and the initial namespace's uid 0. */
 static int root_needs_setfcap(void *arg)
 {
 	struct idpeer b;
@@ -587,7 +839,6 @@ static int root_needs_setfcap(void *arg)
 	rc |= expect_write(b.pid, "uid_map", "0 1000 2\n", 0);
 	if (idpeer_stop(&b))
 		rc = 1;
-	/* The creator lacked CAP_SETFCAP: not even its own id 0. */
 	err = EPERM;
 	if (ns_run(0, own_root_map, &err))
 		rc = child_fail("own map of uid 0 after unshare without CAP_SETFCAP");
@@ -605,20 +856,24 @@ static int root_needs_setfcap(void *arg)
 }
 
 /*
- * A privileged map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent
- * (opener, or creator for its own map), else EPERM (user_namespaces(7), 5.12).
+ * A map of the parent's uid 0 (at any inside id) needs CAP_SETFCAP in the parent held by the
+ * opener, or by the creator for its own map; else EPERM (user_namespaces(7), 5.12).
+ *
+ * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"):
+ * otherwise the namespace's root could write v3 file capabilities that the
+ * writer itself could not.  The kernel looks for an extent whose outside
+ * (lower) id is 0, whatever its inside id, and only in uid_map.  The page
+ * names the writing process; map_write() checks the opener of the file
+ * (file_ns_capable()).  Checked one level down in both passes, root of a
+ * user namespace A being the parent's uid 0 for A's child; as real root
+ * also for ranges and the initial namespace's uid 0.
  */
 TEST(map_of_root_needs_cap_setfcap)
 {
-	NS_NEED_USERNS();
-	/*
-	 * linux:db2e718a4798 ("capabilities: require CAP_SETFCAP to map uid 0"),
-	 * 5.12: otherwise the namespace's root could write v3 file capabilities
-	 * that the writer itself could not.  The kernel looks for an extent whose
-	 * outside (lower) id is 0, not for an inside 0: "0 1000 2" needs nothing.
-	 */
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
-	ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, userns_run_unpriv(parent_root_needs_setfcap, NULL));
+	if (!idpeer_needs_real_root())
+		ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
 
 TEST_HARNESS_MAIN
