@@ -622,4 +622,40 @@ TEST_F(peers, propagated_umount_spares_copy_with_submounts)
 	EXPECT_EQ(1, mnt_we_see(dxz));
 }
 
+/*
+ * A mount made under a shared mount is shared in a new peer group whose other members are its
+ * copies under the parent's peers; under a private mount it is private (mount_namespaces(7) "A new
+ * peer group is also created ...", NOTES).
+ */
+TEST_F(peers, new_mount_under_shared_starts_peer_group_of_its_copies)
+{
+	char sx[MNT_PATH_MAX], q[MNT_PATH_MAX], qx[MNT_PATH_MAX];
+	struct mnt_info ours, theirs, priv;
+	struct mnt_peer p;
+	int group;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "q", q, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "q/x"));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(group, mntcov_info(p.pid, self->s).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	ours = mntcov_info(0, sx);
+	theirs = mntcov_info(p.pid, sx);
+	EXPECT_LT(0, ours.shared);
+	EXPECT_NE(group, ours.shared);
+	EXPECT_EQ(0, ours.master);
+	EXPECT_EQ(ours.shared, theirs.shared);
+	EXPECT_EQ(0, theirs.master);
+	EXPECT_NE(ours.id, theirs.id);
+	/* Under the private q: no optional fields. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(qx, q, "x"), 0));
+	priv = mntcov_info(0, qx);
+	EXPECT_EQ(0, priv.shared);
+	EXPECT_EQ(0, priv.master);
+	EXPECT_FALSE(priv.unbindable);
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
 TEST_HARNESS_MAIN
