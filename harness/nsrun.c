@@ -12,7 +12,13 @@
  *
  * With --pass user the case itself runs as an unprivileged uid/gid with no
  * capabilities (the PID namespace still belongs to the initial user
- * namespace, so the case gains nothing from it).
+ * namespace, so the case gains nothing from it).  As a container manager
+ * would, nsrun delegates it a cgroup v2 directory of its own (cgroups(7)
+ * "Cgroups v2 delegation": a new directory under nsrun's cgroup, owned by
+ * the uid with its cgroup.procs, cgroup.threads and cgroup.subtree_control)
+ * and removes it, with whatever the case left below it, when the case ends.
+ * Where that cannot be done (no cgroup2 mount, no write access) the case
+ * runs without, and its cgroup tests SKIP.
  *
  * The user pass works wherever the checkout is (a clone in root's 0700
  * home): in the case's private mount namespace, an ancestor directory the
@@ -61,6 +67,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroupns.h"
 #include "nsconform.h"
 #include "pidns.h"
 
@@ -71,6 +78,7 @@ struct opts {
 	uid_t uid;
 	gid_t gid;
 	char **argv;
+	char cgroup[CGNS_PATH_MAX];	/* cgroup v2 directory delegated to the user pass */
 };
 
 /* The kernel's health as last seen (see check_health()). */
@@ -555,6 +563,9 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 		for (int i = 0; own_ns && o->argv[i]; i++)
 			if (strchr(o->argv[i], '/') && !access(o->argv[i], F_OK))
 				searchable_path(o->argv[i], o->uid, o->gid);
+		/* moving needs write access to the common ancestor: as root */
+		if (own_ns && o->cgroup[0])
+			cgns_enter(o->cgroup);
 		if (own_ns && !stat(o->argv[0], &st) &&
 		    !(may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4)))
 			private_copy(o->argv[0]);
@@ -785,6 +796,14 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	parse_opts(argc, argv, &o);
+	o.cgroup[0] = '\0';
+	if (!strcmp(o.pass, "user") && geteuid() == 0 && ns_have_sys_admin()) {
+		char cg[32];
+
+		snprintf(cg, sizeof(cg), "nsrun-user-%d", getpid());
+		if (cgns_delegate(cg, o.uid, o.gid, o.cgroup))
+			o.cgroup[0] = '\0';
+	}
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
 	t.copy = open_tap(&o);
 	health_open(&h);
@@ -829,6 +848,8 @@ int main(int argc, char **argv)
 		if (code == NS_TIMEDOUT)
 			timed_out = true;
 	}
+	if (o.cgroup[0])
+		cgns_rmtree(o.cgroup);
 	release_held(&t);
 	flush_partial(&t);
 	if (timed_out) {
