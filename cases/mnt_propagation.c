@@ -170,7 +170,13 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * "[PATCH] unbindable mounts": "the corresponding cloned mount in the
 	 * child namespace becomes unbindable too").  Kernels that copy it as
 	 * a plain private mount regressed; fixed in stable 7.2.11 ("mount:
-	 * keep a copied mount unbindable"), see fixtures/expectations.
+	 * keep a copied mount unbindable"), see fixtures/expectations.  The
+	 * loss does not depend on the mount layout: 6.17.13, 6.18.44 and
+	 * 7.2.9 lose the flag and 6.16.12 and 7.2.11 keep it alike with "/"
+	 * the namespace's root, a chroot into or a pivot_root into a bind
+	 * mount of a directory onto itself (nsrun in a chroot, a container),
+	 * and with the unbindable mount on a bind mount; this test uses only
+	 * tmpfs mounts of its own.
 	 */
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	theirs = mntcov_info(p.pid, self->s);
