@@ -658,4 +658,58 @@ TEST_F(peers, new_mount_under_shared_starts_peer_group_of_its_copies)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
+/*
+ * MS_MOVE keeps a shared mount shared in its peer group, still propagating, when moved onto a
+ * private mount; a slave moved under a shared mount becomes slave and shared, with copies under
+ * the destination's peers (mount_namespaces(7) "Move (MS_MOVE) semantics").
+ */
+TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
+{
+	char a[MNT_PATH_MAX], a2[MNT_PATH_MAX], m[MNT_PATH_MAX], sl[MNT_PATH_MAX];
+	char sy[MNT_PATH_MAX], dy[MNT_PATH_MAX], dx[MNT_PATH_MAX], a2x[MNT_PATH_MAX];
+	char mz[MNT_PATH_MAX], syz[MNT_PATH_MAX], dyz[MNT_PATH_MAX], e[MNT_PATH_MAX];
+	struct mnt_info mi, cp;
+	int agroup, mgroup;
+
+	/* a shared, with its peer a2; moved onto the private d. */
+	ASSERT_EQ(0, mnt_make(&self->b, "a", a, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "a/x"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "a2"));
+	mnt_path(a2, &self->b, "a2");
+	ASSERT_EQ(0, mnt_set_propagation(a, MS_SHARED));
+	agroup = mntcov_info(0, a).shared;
+	ASSERT_EQ(0, mount(a, a2, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(a, self->d, NULL, MS_MOVE, NULL));
+	EXPECT_EQ(0, mnt_we_see(a));
+	EXPECT_EQ(agroup, mntcov_info(0, self->d).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dx, self->d, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(a2x, a2, "x")));
+	/* sl, a slave of m; moved under the shared s, whose peer is e. */
+	ASSERT_EQ(0, mnt_make(&self->b, "m", m, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/z"));
+	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
+	mgroup = mntcov_info(0, m).shared;
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "sl"));
+	mnt_path(sl, &self->b, "sl");
+	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_MOVE, NULL));
+	EXPECT_EQ(0, mnt_we_see(sl));
+	mi = mntcov_info(0, sy);
+	cp = mntcov_info(0, mntcov_sub(dy, e, "y"));
+	EXPECT_LT(0, mi.shared);
+	EXPECT_NE(mgroup, mi.shared);
+	EXPECT_EQ(mgroup, mi.master);
+	EXPECT_EQ(mi.shared, cp.shared);
+	EXPECT_EQ(mgroup, cp.master);
+	/* Still m's slave: its events arrive, at the copy too. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(syz, sy, "z")));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dyz, dy, "z")));
+}
+
 TEST_HARNESS_MAIN

@@ -222,8 +222,9 @@ TEST_F(prop, unbindable_skipped_by_recursive_bind)
 }
 
 /*
- * MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE|MS_REC) every mount below too, and
- * events then travel through the submounts (mount_namespaces(7), mount(2) MS_REC).
+ * MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE with
+ * MS_REC) every mount below too, and events then travel through the submounts (mount_namespaces(7),
+ * mount(2) MS_REC).
  */
 TEST_F(prop, rec_propagation_change_applies_to_submounts)
 {
@@ -266,6 +267,12 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 		ours = mntcov_info(0, tree[i]);
 		EXPECT_EQ(0, ours.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(0, ours.master) TH_LOG("%s", tree[i]);
+	}
+	/* MS_UNBINDABLE|MS_REC makes every mount of it unbindable. */
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE | MS_REC));
+	for (i = 0; i < 3; i++) {
+		ours = mntcov_info(0, tree[i]);
+		EXPECT_TRUE(ours.unbindable) TH_LOG("mount %d", i);
 	}
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }

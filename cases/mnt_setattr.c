@@ -283,4 +283,41 @@ TEST_F(msr, at_recursive_changes_the_whole_tree)
 	}
 }
 
+/*
+ * mount_setattr() first clears the attr_clr flags, then sets the attr_set flags: the documented
+ * example (clear noexec and nodev, set ro and nosuid) gives ro, nosuid, exec, dev; repeating it
+ * changes nothing; a flag in both ends up set (mount_setattr(2) DESCRIPTION).
+ */
+TEST_F(msr, attr_clr_then_attr_set)
+{
+	struct mntcov_attr ex = {
+		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV,
+		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+	};
+	struct mntcov_attr both = {
+		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RDONLY,
+		.attr_set = MOUNT_ATTR_NOEXEC,
+	};
+	static const char *const on[] = { "ro", "nosuid" }, *const off[] = { "noexec", "nodev" };
+	struct mnt_info mi;
+	int i, round;
+
+	ASSERT_EQ(0, mount(NULL, self->m, NULL, MS_REMOUNT | MS_BIND | MS_NOEXEC | MS_NODEV, NULL));
+	mi = mntcov_info(0, self->m);
+	ASSERT_TRUE(mnt_opt_has(mi.opts, "noexec") && mnt_opt_has(mi.opts, "nodev"));
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, mntcov_setattr(-100, self->m, 0, &ex));
+		mi = mntcov_info(0, self->m);
+		for (i = 0; i < 2; i++) {
+			EXPECT_TRUE(mnt_opt_has(mi.opts, on[i])) TH_LOG("%d: %s", round, mi.opts);
+			EXPECT_FALSE(mnt_opt_has(mi.opts, off[i])) TH_LOG("%d: %s", round, mi.opts);
+		}
+	}
+	ASSERT_EQ(0, mntcov_setattr(-100, self->m, 0, &both));
+	mi = mntcov_info(0, self->m);
+	EXPECT_TRUE(mnt_opt_has(mi.opts, "noexec")) TH_LOG("%s", mi.opts);
+	EXPECT_FALSE(mnt_opt_has(mi.opts, "ro")) TH_LOG("%s", mi.opts);
+	EXPECT_TRUE(mnt_opt_has(mi.opts, "nosuid")) TH_LOG("%s", mi.opts);
+}
+
 TEST_HARNESS_MAIN
