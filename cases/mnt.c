@@ -549,26 +549,13 @@ TEST_F(mnt, pivot_root_old_root_unreachable)
 	ns_sync_close(&pv.sync);
 }
 
-/* All of /proc/@pid/@file (0: self) into @buf, NUL-terminated; bytes or -errno. */
-static int proc_view(pid_t pid, const char *file, char *buf, size_t len)
+/* @dir/@file (a /proc/PID directory) into @buf, NUL-terminated; bytes or -errno. */
+static int proc_view(const char *dir, const char *file, char *buf, size_t len)
 {
-	char path[64];
-	size_t got = 0;
-	ssize_t n;
-	int fd;
+	char path[MNT_PATH_MAX];
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	else
-		snprintf(path, sizeof(path), "/proc/self/%s", file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return ns_read_file(path, buf, len);
 }
 
 /*
@@ -579,6 +566,7 @@ TEST_F(mnt, proc_mounts_and_mountstats_follow_the_pids_namespace)
 {
 	static char buf[1 << 16];
 	char a[MNT_PATH_MAX], in_mounts[MNT_PATH_MAX + 16], in_stats[MNT_PATH_MAX + 32];
+	char peer[32];
 	struct mnt_peer p;
 
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "a"));
@@ -587,20 +575,21 @@ TEST_F(mnt, proc_mounts_and_mountstats_follow_the_pids_namespace)
 	snprintf(in_stats, sizeof(in_stats), " mounted on %s with fstype tmpfs", a);
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, a, NULL, 0));
-	ASSERT_LT(0, proc_view(p.pid, "mounts", buf, sizeof(buf)));
+	snprintf(peer, sizeof(peer), "/proc/%d", p.pid);
+	ASSERT_LT(0, proc_view(peer, "mounts", buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, in_mounts));
-	ASSERT_LT(0, proc_view(p.pid, "mountstats", buf, sizeof(buf)));
+	ASSERT_LT(0, proc_view(peer, "mountstats", buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, in_stats));
-	ASSERT_LT(0, proc_view(0, "mounts", buf, sizeof(buf)));
+	ASSERT_LT(0, proc_view("/proc/self", "mounts", buf, sizeof(buf)));
 	EXPECT_EQ(NULL, strstr(buf, in_mounts));
-	ASSERT_LT(0, proc_view(0, "mountstats", buf, sizeof(buf)));
+	ASSERT_LT(0, proc_view("/proc/self", "mountstats", buf, sizeof(buf)));
 	EXPECT_EQ(NULL, strstr(buf, in_stats));
 	/* The other way round: ours shows in ours only. */
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_UMOUNT, a, NULL, 0));
 	ASSERT_EQ(0, mnt_tmpfs(a, 0));
-	ASSERT_LT(0, proc_view(0, "mountstats", buf, sizeof(buf)));
+	ASSERT_LT(0, proc_view("/proc/self", "mountstats", buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, in_stats));
-	ASSERT_LT(0, proc_view(p.pid, "mounts", buf, sizeof(buf)));
+	ASSERT_LT(0, proc_view(peer, "mounts", buf, sizeof(buf)));
 	EXPECT_EQ(NULL, strstr(buf, in_mounts));
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }

@@ -373,6 +373,19 @@ TEST_F(peers, rmdir_of_mount_point_in_other_ns_detaches_it_there)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
+/* Files src, f and g in the base; a peer @p that bind-mounts src on f, which only it sees. */
+static void peer_binds_file(struct __test_metadata *_metadata, const struct mnt_base *b,
+			    struct mnt_peer *p, char *src, char *f, char *g)
+{
+	ASSERT_EQ(0, mnt_touch(mnt_path(src, b, "src")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(f, b, "f")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(g, b, "g")));
+	ASSERT_EQ(0, mnt_peer_start(p, false));
+	ASSERT_EQ(0, mnt_peer_do(p, MNT_OP_BIND, src, f, 0));
+	ASSERT_EQ(1, mnt_info_has(p->pid, f));
+	ASSERT_EQ(0, mnt_info_has(0, f));
+}
+
 /*
  * unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes
  * that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)).
@@ -382,13 +395,7 @@ TEST_F(peers, unlink_of_mount_point_in_other_ns_detaches_it_there)
 	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX];
 	struct mnt_peer p;
 
-	ASSERT_EQ(0, mnt_touch(mnt_path(src, &self->b, "src")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(f, &self->b, "f")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(g, &self->b, "g")));
-	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, src, f, 0));
-	ASSERT_EQ(1, mnt_info_has(p.pid, f));
-	ASSERT_EQ(0, mnt_info_has(0, f));
+	peer_binds_file(_metadata, &self->b, &p, src, f, g);
 	EXPECT_EQ(0, unlink(f));
 	EXPECT_EQ(0, mnt_info_has(p.pid, f));
 	EXPECT_EQ(0, mnt_peer_do(&p, MNT_OP_EXISTS, f, NULL, 0));
@@ -410,15 +417,9 @@ TEST_F(peers, rename_over_mount_point_in_other_ns_detaches_it_there)
 	char n2[MNT_PATH_MAX];
 	struct mnt_peer p;
 
-	ASSERT_EQ(0, mnt_touch(mnt_path(src, &self->b, "src")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(f, &self->b, "f")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(g, &self->b, "g")));
 	ASSERT_EQ(0, mnt_touch(mnt_path(n1, &self->b, "n1")));
 	ASSERT_EQ(0, mnt_touch(mnt_path(n2, &self->b, "n2")));
-	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, src, f, 0));
-	ASSERT_EQ(1, mnt_info_has(p.pid, f));
-	ASSERT_EQ(0, mnt_info_has(0, f));
+	peer_binds_file(_metadata, &self->b, &p, src, f, g);
 	EXPECT_EQ(0, rename(n1, f));
 	EXPECT_EQ(0, mnt_info_has(p.pid, f));
 	EXPECT_EQ(-1, access(n1, F_OK));
@@ -543,6 +544,45 @@ TEST_F(peers, propagation_type_transitions_follow_the_table)
 	}
 }
 
+/* A shared tmpfs @m (base/m, with m/z) and @sl (base/sl), a slave of it; m's group. */
+static int slave_of_m(struct __test_metadata *_metadata, const struct mnt_base *b, char *m,
+		      char *sl)
+{
+	int group;
+
+	ASSERT_EQ(0, mnt_make(b, "m", m, 0));
+	ASSERT_EQ(0, mnt_mkdir(b, "m/z"));
+	ASSERT_EQ(0, mnt_mkdir(b, "sl"));
+	mnt_path(sl, b, "sl");
+	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
+	group = mntcov_info(0, m).shared;
+	ASSERT_LT(0, group);
+	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
+	ASSERT_EQ(group, mntcov_info(0, sl).master);
+	return group;
+}
+
+/*
+ * @at and its copy @copy (under the destination's peer) are slave and shared: in one new peer
+ * group, slaves of @mgroup, @m's group; a mount on @m/z reaches both.
+ */
+static void expect_slave_and_shared(struct __test_metadata *_metadata, const char *at,
+				    const char *copy, const char *m, int mgroup)
+{
+	char mz[MNT_PATH_MAX], atz[MNT_PATH_MAX], copyz[MNT_PATH_MAX];
+	struct mnt_info a = mntcov_info(0, at), b = mntcov_info(0, copy);
+
+	EXPECT_LT(0, a.shared);
+	EXPECT_NE(mgroup, a.shared);
+	EXPECT_EQ(mgroup, a.master);
+	EXPECT_EQ(a.shared, b.shared);
+	EXPECT_EQ(mgroup, b.master);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(atz, at, "z")));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(copyz, copy, "z")));
+}
+
 /*
  * A bind onto a shared mount is shared: from a private source in a new peer group with its copies
  * under the destination's peers, from a slave source slave and shared, still receiving from the
@@ -551,22 +591,12 @@ TEST_F(peers, propagation_type_transitions_follow_the_table)
 TEST_F(peers, bind_onto_shared_mount_is_shared_or_slave_and_shared)
 {
 	char pv[MNT_PATH_MAX], m[MNT_PATH_MAX], sl[MNT_PATH_MAX], sx[MNT_PATH_MAX];
-	char sy[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX], mz[MNT_PATH_MAX];
-	char syz[MNT_PATH_MAX], dyz[MNT_PATH_MAX];
+	char sy[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
 	struct mnt_info a, b;
 	int mgroup;
 
 	ASSERT_EQ(0, mnt_make(&self->b, "pv", pv, 0));
-	ASSERT_EQ(0, mnt_make(&self->b, "m", m, 0));
-	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/z"));
-	ASSERT_EQ(0, mnt_mkdir(&self->b, "sl"));
-	mnt_path(sl, &self->b, "sl");
-	/* sl: a slave of m's group. */
-	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
-	mgroup = mntcov_info(0, m).shared;
-	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
-	ASSERT_EQ(mgroup, mntcov_info(0, sl).master);
+	mgroup = slave_of_m(_metadata, &self->b, m, sl);
 	/* The destination s, shared, with its peer d. */
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
@@ -581,17 +611,7 @@ TEST_F(peers, bind_onto_shared_mount_is_shared_or_slave_and_shared)
 	EXPECT_EQ(0, mntcov_info(0, pv).shared);
 	/* Slave source. */
 	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_BIND, NULL));
-	a = mntcov_info(0, sy);
-	b = mntcov_info(0, mntcov_sub(dy, self->d, "y"));
-	EXPECT_LT(0, a.shared);
-	EXPECT_NE(mgroup, a.shared);
-	EXPECT_EQ(mgroup, a.master);
-	EXPECT_EQ(a.shared, b.shared);
-	EXPECT_EQ(mgroup, b.master);
-	/* The master's events reach the new mount and its copy. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(syz, sy, "z")));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dyz, dy, "z")));
+	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, self->d, "y"), m, mgroup);
 }
 
 /*
@@ -667,8 +687,7 @@ TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
 {
 	char a[MNT_PATH_MAX], a2[MNT_PATH_MAX], m[MNT_PATH_MAX], sl[MNT_PATH_MAX];
 	char sy[MNT_PATH_MAX], dy[MNT_PATH_MAX], dx[MNT_PATH_MAX], a2x[MNT_PATH_MAX];
-	char mz[MNT_PATH_MAX], syz[MNT_PATH_MAX], dyz[MNT_PATH_MAX], e[MNT_PATH_MAX];
-	struct mnt_info mi, cp;
+	char e[MNT_PATH_MAX];
 	int agroup, mgroup;
 
 	/* a shared, with its peer a2; moved onto the private d. */
@@ -685,31 +704,14 @@ TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
 	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dx, self->d, "x"), 0));
 	EXPECT_EQ(1, mnt_we_see(mntcov_sub(a2x, a2, "x")));
 	/* sl, a slave of m; moved under the shared s, whose peer is e. */
-	ASSERT_EQ(0, mnt_make(&self->b, "m", m, 0));
-	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/z"));
-	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
-	mgroup = mntcov_info(0, m).shared;
-	ASSERT_EQ(0, mnt_mkdir(&self->b, "sl"));
-	mnt_path(sl, &self->b, "sl");
-	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
+	mgroup = slave_of_m(_metadata, &self->b, m, sl);
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
 	mnt_path(e, &self->b, "e");
 	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(sl));
-	mi = mntcov_info(0, sy);
-	cp = mntcov_info(0, mntcov_sub(dy, e, "y"));
-	EXPECT_LT(0, mi.shared);
-	EXPECT_NE(mgroup, mi.shared);
-	EXPECT_EQ(mgroup, mi.master);
-	EXPECT_EQ(mi.shared, cp.shared);
-	EXPECT_EQ(mgroup, cp.master);
-	/* Still m's slave: its events arrive, at the copy too. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(syz, sy, "z")));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dyz, dy, "z")));
+	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, e, "y"), m, mgroup);
 }
 
 TEST_HARNESS_MAIN

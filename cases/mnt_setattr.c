@@ -69,17 +69,27 @@ FIXTURE_VARIANT_ADD(msa, nonzero_unknown_tail_e2big) { SIZE_NONZERO_TAIL, E2BIG 
 FIXTURE_VARIANT_ADD(msa, rdonly_with_file_open_for_writing_ebusy) { OPEN_FOR_WRITING, EBUSY };
 FIXTURE_VARIANT_ADD(msa, mount_outside_callers_namespace_einval) { OTHER_NAMESPACE, EINVAL };
 
-FIXTURE_SETUP(msa)
+/* The base, and the tmpfs m on it; NULL, or why the test is skipped. */
+static const char *msa_enter(struct __test_metadata *_metadata, struct mnt_base *b, char *m)
 {
 	const char *why;
 
-	if (mnt_base_enter(&self->b) && self->b.skip)
-		SKIP(return, "%s", self->b.why);
-	ASSERT_STREQ("", self->b.why);
+	if (mnt_base_enter(b) && b->skip)
+		return b->why;
+	ASSERT_STREQ("", b->why);
 	why = mntcov_setattr_missing();
 	if (why)
+		return why;
+	ASSERT_EQ(0, mnt_make(b, "m", m, 0));
+	return NULL;
+}
+
+FIXTURE_SETUP(msa)
+{
+	const char *why = msa_enter(_metadata, &self->b, self->m);
+
+	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 }
 
 FIXTURE_TEARDOWN(msa)
@@ -238,15 +248,10 @@ FIXTURE(msr) {
 
 FIXTURE_SETUP(msr)
 {
-	const char *why;
+	const char *why = msa_enter(_metadata, &self->b, self->m);
 
-	if (mnt_base_enter(&self->b) && self->b.skip)
-		SKIP(return, "%s", self->b.why);
-	ASSERT_STREQ("", self->b.why);
-	why = mntcov_setattr_missing();
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mnt_make(&self->b, "m/a", self->a, 0));
 	ASSERT_EQ(0, mnt_make(&self->b, "m/a/b", self->ab, 0));
 }
