@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -272,12 +273,20 @@ static int other_side(struct others *o, int where)
 	return 0;
 }
 
+/* One byte from @fd within NS_WAIT_MS: 1, else 0. */
+static int byte_within(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	return poll(&pfd, 1, NS_WAIT_MS) == 1 && read(fd, &c, 1) == 1;
+}
+
 static int pivot_with_others(void *arg)
 {
 	struct others *o = arg;
 	pid_t kid[2];
 	int i, rc = 0;
-	char c[2];
 
 	if (chroot(o->base) || chdir("/") || stat("/n", &o->nid) || stat("/sub", &o->subid) ||
 	    pipe(o->go) || pipe(o->ready))
@@ -290,7 +299,7 @@ static int pivot_with_others(void *arg)
 	close(o->go[0]);
 	close(o->ready[1]);
 	/* Both are in place; the caller's own cwd is elsewhere: pivot_root() leaves it. */
-	if (read(o->ready[0], c, 1) != 1 || read(o->ready[0], c + 1, 1) != 1)
+	if (!byte_within(o->ready[0]) || !byte_within(o->ready[0]))
 		rc = child_fail("the other processes did not get ready");
 	else if (chdir("/sub") || syscall(SYS_pivot_root, "/n", "/n/old"))
 		rc = child_fail("pivot_root(/n, /n/old): %m");
