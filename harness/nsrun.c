@@ -6,7 +6,10 @@
  * As root, the case runs in a PID namespace and a mount namespace of its
  * own (with a fresh /proc), under a small init that nsrun forks: when the
  * case ends, or its time is up, that init dies and the kernel kills every
- * process left in the namespace.  Without CAP_SYS_ADMIN (a non-root user
+ * process left in the namespace.  A case built with
+ * NS_CASE_NEEDS_INITIAL_PIDNS (its claims need the initial PID namespace)
+ * gets a mount namespace of its own only, and the process-group handling
+ * below.  Without CAP_SYS_ADMIN (a non-root user
  * running make check) the case runs in a session of its own and the whole
  * process group is killed instead.
  *
@@ -550,7 +553,39 @@ static void private_copy(const char *path)
 	close(in);
 }
 
-/* The child side: become the case, with the privileges of the pass. */
+/*
+ * Does one of the files of @argv (the case, or a wrapper's case) carry
+ * NS_MARK_INITIAL_PIDNS (NS_CASE_NEEDS_INITIAL_PIDNS in its source)?
+ */
+static bool needs_initial_pidns(char **argv)
+{
+	static const char mark[] = NS_MARK_INITIAL_PIDNS;
+	bool found = false;
+
+	for (int i = 0; argv[i] && !found; i++) {
+		char buf[65536 + sizeof(mark)];
+		size_t keep = 0;
+		ssize_t n;
+		int fd = strchr(argv[i], '/') ? open(argv[i], O_RDONLY | O_CLOEXEC) : -1;
+
+		while (fd >= 0 && !found &&
+		       (n = read(fd, buf + keep, sizeof(buf) - keep)) > 0) {
+			size_t len = keep + n;
+
+			found = memmem(buf, len, mark, sizeof(mark) - 1) != NULL;
+			keep = len < sizeof(mark) ? len : sizeof(mark) - 1;
+			memmove(buf, buf + len - keep, keep);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return found;
+}
+
+/*
+ * The child side: become the case, with the privileges of the pass.
+ * @own_ns: in a mount namespace of its own, where nsrun may mount.
+ */
 static void exec_case(const struct opts *o, int out, bool own_ns)
 {
 	struct stat st;
@@ -723,10 +758,13 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	int base = pidns_proc_level(), own_levels = pidns_self_levels();
 	pid_t pid;
 
-	*own_ns = ns_have_sys_admin();
-	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : 0);
-	if (pid < 0 && *own_ns) {
-		*own_ns = false;
+	bool admin = ns_have_sys_admin(), init_pidns = admin && needs_initial_pidns(o->argv);
+	const char *why;
+
+	*own_ns = admin && !init_pidns;
+	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : init_pidns ? CLONE_NEWNS : 0);
+	if (pid < 0 && admin) {
+		*own_ns = init_pidns = false;
 		pid = ns_clone(0);
 	}
 	if (pid != 0)
@@ -734,8 +772,13 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	export_proc_pidns_level(base, own_levels, *own_ns);
 	if (*own_ns)
 		_exit(ns_init(o, out));
+	/* The initial PID namespace, for a case that needs it: mounts still private. */
+	if (init_pidns && mounts_private(&why)) {
+		fprintf(stderr, "nsrun: no private mount namespace: %s: %m\n", why);
+		_exit(125);
+	}
 	setsid();
-	exec_case(o, out, false);
+	exec_case(o, out, init_pidns);
 	return -1;
 }
 

@@ -27,6 +27,9 @@ int main(void)
 			printf("# %s\n", line);
 	printf("# pid %d sys_admin %d none %d\n", getpid(), ns_have_sys_admin(),
 	       ns_caps_none_effective());
+	n = readlink("/proc/self/ns/pid", dir, sizeof(dir) - 1);
+	printf("# pidns %s\n", n > 0 ? (dir[n] = '\0', dir) : "?");
+	n = cgns_mounts(0, NULL, m, CGNS_MOUNTS_MAX);
 	for (int i = 0; i < n; i++)
 		if (!m[i].ctrl[0] && !cgns_path(0, "", cg) && !cgns_dir(&m[i], dir)) {
 			printf("# cgroup %s writable %d\n", cg, !access(dir, W_OK));

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 26
+plan 29
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -54,6 +54,15 @@ else
 fi
 "$nsrun" --pass root -- "$selftest/whoami" > "$scratch/who" 2>&1
 like "root pass: CAP_SYS_ADMIN" "$scratch/who" 'sys_admin 1'
+ours=$(readlink /proc/self/ns/pid | sed 's/[][]/\\&/g')
+unlike "root pass: a PID namespace of its own" "$scratch/who" "^# pidns $ours\$"
+# A case marked NS_CASE_NEEDS_INITIAL_PIDNS stays in ours (the marker appended to a copy).
+cp "$selftest/whoami" "$scratch/marked"
+printf 'nsconform-case-needs=initial-pid-namespace' >> "$scratch/marked"
+"$nsrun" --pass root -- "$scratch/marked" > "$scratch/who" 2>&1
+like "marked case: runs in the initial PID namespace" "$scratch/who" "^# pidns $ours\$"
+"$nsrun" --pass user -- "$scratch/marked" > "$scratch/who" 2>&1
+like "marked case, user pass: still unprivileged" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
 
 # A case that hangs costs one timeout, keeps earlier results, leaves nothing.
 start=$(date +%s)
