@@ -549,4 +549,49 @@ TEST_F(mnt, pivot_root_old_root_unreachable)
 	ns_sync_close(&pv.sync);
 }
 
+/* @dir/@file (a /proc/PID directory) into @buf, NUL-terminated; bytes or -errno. */
+static int proc_view(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[MNT_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return ns_read_file(path, buf, len);
+}
+
+/*
+ * /proc/PID/mounts and /proc/PID/mountstats show the mounts of PID's mount namespace: a mount made
+ * in another namespace is listed there and not in ours (mount_namespaces(7), proc(5)).
+ */
+TEST_F(mnt, proc_mounts_and_mountstats_follow_the_pids_namespace)
+{
+	static char buf[1 << 16];
+	char a[MNT_PATH_MAX], in_mounts[MNT_PATH_MAX + 16], in_stats[MNT_PATH_MAX + 32];
+	char peer[32];
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "a"));
+	mnt_path(a, &self->b, "a");
+	snprintf(in_mounts, sizeof(in_mounts), " %s tmpfs ", a);
+	snprintf(in_stats, sizeof(in_stats), " mounted on %s with fstype tmpfs", a);
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_TMPFS, a, NULL, 0));
+	snprintf(peer, sizeof(peer), "/proc/%d", p.pid);
+	ASSERT_LT(0, proc_view(peer, "mounts", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, in_mounts));
+	ASSERT_LT(0, proc_view(peer, "mountstats", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, in_stats));
+	ASSERT_LT(0, proc_view("/proc/self", "mounts", buf, sizeof(buf)));
+	EXPECT_EQ(NULL, strstr(buf, in_mounts));
+	ASSERT_LT(0, proc_view("/proc/self", "mountstats", buf, sizeof(buf)));
+	EXPECT_EQ(NULL, strstr(buf, in_stats));
+	/* The other way round: ours shows in ours only. */
+	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_UMOUNT, a, NULL, 0));
+	ASSERT_EQ(0, mnt_tmpfs(a, 0));
+	ASSERT_LT(0, proc_view("/proc/self", "mountstats", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, in_stats));
+	ASSERT_LT(0, proc_view(peer, "mounts", buf, sizeof(buf)));
+	EXPECT_EQ(NULL, strstr(buf, in_mounts));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
 TEST_HARNESS_MAIN

@@ -259,4 +259,47 @@ TEST_F(locked, locked_mount_cannot_be_moved)
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
 
+/*
+ * A mount propagated into a less privileged mount namespace arrives with its ro, nosuid and noexec
+ * locked: a remount there clearing any one of them is EPERM, keeping all works; a peer in our user
+ * namespace can clear them (mount_namespaces(7) [5] "become locked when propagated").
+ */
+TEST_F(locked, propagated_mount_flags_arrive_locked)
+{
+	static const unsigned long keep = MS_RDONLY | MS_NOSUID | MS_NOEXEC;
+	static const unsigned long flag[3] = { MS_RDONLY, MS_NOSUID, MS_NOEXEC };
+	static const char *const opt[3] = { "ro", "nosuid", "noexec" };
+	char s[MNT_PATH_MAX], p1[MNT_PATH_MAX];
+	struct mnt_peer same, less;
+	struct mnt_info mi;
+	int i;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "s", s, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "s/p1"));
+	mnt_path(p1, &self->b, "s/p1");
+	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
+	MNT_START_LESS_PRIVILEGED(&less);
+	ASSERT_EQ(0, mnt_peer_start(&same, false));
+	/* Mounted after both namespaces exist: it reaches them by propagation. */
+	ASSERT_EQ(0, mnt_tmpfs(p1, keep));
+	ASSERT_EQ(1, mnt_peer_sees(&less, p1));
+	ASSERT_EQ(1, mnt_peer_sees(&same, p1));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, p1, NULL,
+					     MS_BIND | (keep & ~flag[i])))
+			TH_LOG("clearing flag %d", i);
+	}
+	mi = mntcov_info(less.pid, p1);
+	for (i = 0; i < 3; i++)
+		EXPECT_TRUE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
+	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, p1, NULL, MS_BIND | keep));
+	/* Control: in our user namespace all three can go. */
+	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, p1, NULL, MS_BIND));
+	mi = mntcov_info(same.pid, p1);
+	for (i = 0; i < 3; i++)
+		EXPECT_FALSE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
+	EXPECT_EQ(0, mnt_peer_stop(&same));
+	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
 TEST_HARNESS_MAIN

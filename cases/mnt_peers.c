@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Mount propagation beyond the four types: peer groups that mounts join by
- * bind and leave by umount or a type change, MS_SLAVE on the last member,
- * a propagation type that governs only the mounts directly under it,
- * MS_MOVE rules under shared mounts, "propagate_from:" in mountinfo, and
- * unlink/rmdir of a mount point of another namespace (mount_namespaces(7)
- * "Shared subtrees", "Peer groups", "/proc/PID/mountinfo", "Restrictions
- * on MS_MOVE", mount(2) ERRORS, rmdir(2), unlink(2); the two articles on
- * mount namespaces and shared subtrees).
+ * bind and leave by umount, a type change or the end of their namespace,
+ * MS_SLAVE on the last member, the table of propagation type transitions,
+ * a bind onto a shared mount, a propagated umount that spares a copy with
+ * submounts, a propagation type that governs only the mounts directly under
+ * it, MS_MOVE rules under shared mounts, "propagate_from:" in mountinfo,
+ * and unlink/rmdir/rename of a mount point of another namespace
+ * (mount_namespaces(7) "Shared subtrees", "Peer groups", "Propagation type
+ * transitions", "Bind (MS_BIND) semantics", "Unmount semantics",
+ * "/proc/PID/mountinfo", "Restrictions on MS_MOVE", mount(2) ERRORS,
+ * rmdir(2), unlink(2), rename(2); the two articles on mount namespaces and
+ * shared subtrees).
  *
  * Each test works on a tmpfs in a private mount namespace of its own
  * (fixtures/mntns.h); where a second namespace is needed it is a peer
@@ -369,6 +373,19 @@ TEST_F(peers, rmdir_of_mount_point_in_other_ns_detaches_it_there)
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
+/* Files src, f and g in the base; a peer @p that bind-mounts src on f, which only it sees. */
+static void peer_binds_file(struct __test_metadata *_metadata, const struct mnt_base *b,
+			    struct mnt_peer *p, char *src, char *f, char *g)
+{
+	ASSERT_EQ(0, mnt_touch(mnt_path(src, b, "src")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(f, b, "f")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(g, b, "g")));
+	ASSERT_EQ(0, mnt_peer_start(p, false));
+	ASSERT_EQ(0, mnt_peer_do(p, MNT_OP_BIND, src, f, 0));
+	ASSERT_EQ(1, mnt_info_has(p->pid, f));
+	ASSERT_EQ(0, mnt_info_has(0, f));
+}
+
 /*
  * unlink() of a file that is a bind-mount point only in another mount namespace succeeds and takes
  * that mount away there; our own gives EBUSY (unlink(2), mount_namespaces(7)).
@@ -378,13 +395,7 @@ TEST_F(peers, unlink_of_mount_point_in_other_ns_detaches_it_there)
 	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX];
 	struct mnt_peer p;
 
-	ASSERT_EQ(0, mnt_touch(mnt_path(src, &self->b, "src")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(f, &self->b, "f")));
-	ASSERT_EQ(0, mnt_touch(mnt_path(g, &self->b, "g")));
-	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, src, f, 0));
-	ASSERT_EQ(1, mnt_info_has(p.pid, f));
-	ASSERT_EQ(0, mnt_info_has(0, f));
+	peer_binds_file(_metadata, &self->b, &p, src, f, g);
 	EXPECT_EQ(0, unlink(f));
 	EXPECT_EQ(0, mnt_info_has(p.pid, f));
 	EXPECT_EQ(0, mnt_peer_do(&p, MNT_OP_EXISTS, f, NULL, 0));
@@ -393,6 +404,314 @@ TEST_F(peers, unlink_of_mount_point_in_other_ns_detaches_it_there)
 	EXPECT_EQ(EBUSY, errno);
 	EXPECT_EQ(1, mnt_info_has(0, g));
 	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/*
+ * rename() over a file that is a bind-mount point only in another mount namespace succeeds and
+ * takes that mount away there; over our own mount point it fails with EBUSY (mount_namespaces(7)
+ * "may be renamed, unlinked, or removed", rename(2); linux:8ed936b5671b, 3.18).
+ */
+TEST_F(peers, rename_over_mount_point_in_other_ns_detaches_it_there)
+{
+	char src[MNT_PATH_MAX], f[MNT_PATH_MAX], g[MNT_PATH_MAX], n1[MNT_PATH_MAX];
+	char n2[MNT_PATH_MAX];
+	struct mnt_peer p;
+
+	ASSERT_EQ(0, mnt_touch(mnt_path(n1, &self->b, "n1")));
+	ASSERT_EQ(0, mnt_touch(mnt_path(n2, &self->b, "n2")));
+	peer_binds_file(_metadata, &self->b, &p, src, f, g);
+	EXPECT_EQ(0, rename(n1, f));
+	EXPECT_EQ(0, mnt_info_has(p.pid, f));
+	EXPECT_EQ(-1, access(n1, F_OK));
+	EXPECT_EQ(1, mnt_peer_do(&p, MNT_OP_EXISTS, f, NULL, 0));
+	/* Our own mount point: EBUSY, and both names stay. */
+	ASSERT_EQ(0, mount(src, g, NULL, MS_BIND, NULL));
+	EXPECT_EQ(-1, rename(n2, g));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(1, mnt_info_has(0, g));
+	EXPECT_EQ(0, access(n2, F_OK));
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/*
+ * A mount leaves its peer group when its mount namespace is removed: with its copy gone, MS_SLAVE
+ * on our former peer gives private, while a peer still alive makes it a slave (mount_namespaces(7)
+ * "ceases to be a member of a peer group ... a mount namespace is removed").
+ */
+TEST_F(peers, namespace_removal_ends_peer_group_membership)
+{
+	char t[MNT_PATH_MAX];
+	struct mnt_info mi;
+	struct mnt_peer p;
+	int group;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_set_propagation(t, MS_SHARED));
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(mntcov_info(0, self->s).shared, mntcov_info(p.pid, self->s).shared);
+	/* While the copy lives, t has a peer: MS_SLAVE makes it its slave. */
+	group = mntcov_info(0, t).shared;
+	ASSERT_EQ(0, mount(NULL, t, NULL, MS_SLAVE, NULL));
+	mi = mntcov_info(0, t);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(group, mi.master);
+	/* The peer's namespace goes away with its only process. */
+	ASSERT_EQ(0, mnt_peer_stop(&p));
+	ASSERT_EQ(0, mount(NULL, self->s, NULL, MS_SLAVE, NULL));
+	mi = mntcov_info(0, self->s);
+	EXPECT_EQ(0, mi.shared);
+	EXPECT_EQ(0, mi.master);
+	/* t's master group went with it too: t is private now. */
+	EXPECT_EQ(0, mntcov_info(0, t).master);
+}
+
+/* A mount's propagation state: shared group, master group, unbindable. */
+struct pstate {
+	int shared, master;
+	bool unbindable;
+};
+
+enum { ST_SHARED, ST_SLAVE, ST_SLAVE_SHARED, ST_PRIVATE, ST_UNBINDABLE, ST_N };
+static const unsigned long pops[4] = { MS_SHARED, MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE };
+
+/* Expected shared field: 0 none, SAME as before, NEW a group other than before and G. */
+#define SAME (-1)
+#define NEW (-2)
+/* Expected master field: 0 none, G the master group. */
+#define G (-3)
+
+/*
+ * The result of each of make-shared, make-slave, make-private and make-unbindable on a shared (with
+ * a peer), slave, slave+shared, private and unbindable mount is the one in the table
+ * (mount_namespaces(7) "Propagation type transitions", notes [1] and [2]).
+ */
+TEST_F(peers, propagation_type_transitions_follow_the_table)
+{
+	/* Columns: make-shared, -slave, -private, -unbindable; { shared, master, unbindable }. */
+	static const struct { int shared, master; bool unbindable; } want[ST_N][4] = {
+		[ST_SHARED] = { { SAME, 0, 0 }, { 0, G, 0 }, { 0, 0, 0 }, { 0, 0, 1 } },
+		[ST_SLAVE] = { { NEW, G, 0 }, { 0, G, 0 }, { 0, 0, 0 }, { 0, 0, 1 } },
+		[ST_SLAVE_SHARED] = { { SAME, G, 0 }, { 0, G, 0 }, { 0, 0, 0 }, { 0, 0, 1 } },
+		[ST_PRIVATE] = { { NEW, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 1 } },
+		[ST_UNBINDABLE] = { { NEW, 0, 0 }, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 1 } },
+	};
+	static const char *const names[ST_N] = {
+		"shared", "slave", "slave+shared", "private", "unbindable"
+	};
+	char x[MNT_PATH_MAX], rel[32];
+	struct mnt_info before, after;
+	int st, op, group, ws, wm;
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_LT(0, group);
+	for (st = 0; st < ST_N; st++) {
+		for (op = 0; op < 4; op++) {
+			/* A bind of s: a peer of s, then brought to the state. */
+			snprintf(rel, sizeof(rel), "x%d%d", st, op);
+			ASSERT_EQ(0, mnt_mkdir(&self->b, rel));
+			mnt_path(x, &self->b, rel);
+			ASSERT_EQ(0, mount(self->s, x, NULL, MS_BIND, NULL));
+			ASSERT_EQ(group, mntcov_info(0, x).shared);
+			if (st == ST_SLAVE || st == ST_SLAVE_SHARED)
+				ASSERT_EQ(0, mount(NULL, x, NULL, MS_SLAVE, NULL));
+			if (st == ST_SLAVE_SHARED)
+				ASSERT_EQ(0, mount(NULL, x, NULL, MS_SHARED, NULL));
+			if (st == ST_PRIVATE)
+				ASSERT_EQ(0, mount(NULL, x, NULL, MS_PRIVATE, NULL));
+			if (st == ST_UNBINDABLE)
+				ASSERT_EQ(0, mount(NULL, x, NULL, MS_UNBINDABLE, NULL));
+			before = mntcov_info(0, x);
+			ASSERT_EQ(0, mount(NULL, x, NULL, pops[op], NULL));
+			after = mntcov_info(0, x);
+			ws = want[st][op].shared;
+			wm = want[st][op].master == G ? group : want[st][op].master;
+			if (ws == SAME) {
+				EXPECT_EQ(before.shared, after.shared)
+					TH_LOG("%s, op %d", names[st], op);
+			} else if (ws == NEW) {
+				EXPECT_TRUE(after.shared > 0 && after.shared != group &&
+					    after.shared != before.shared)
+					TH_LOG("%s, op %d: shared:%d", names[st], op, after.shared);
+			} else {
+				EXPECT_EQ(0, after.shared) TH_LOG("%s, op %d", names[st], op);
+			}
+			EXPECT_EQ(wm, after.master) TH_LOG("%s, op %d", names[st], op);
+			EXPECT_EQ(want[st][op].unbindable, after.unbindable)
+				TH_LOG("%s, op %d", names[st], op);
+		}
+	}
+}
+
+/* A shared tmpfs @m (base/m, with m/z) and @sl (base/sl), a slave of it; m's group. */
+static int slave_of_m(struct __test_metadata *_metadata, const struct mnt_base *b, char *m,
+		      char *sl)
+{
+	int group;
+
+	ASSERT_EQ(0, mnt_make(b, "m", m, 0));
+	ASSERT_EQ(0, mnt_mkdir(b, "m/z"));
+	ASSERT_EQ(0, mnt_mkdir(b, "sl"));
+	mnt_path(sl, b, "sl");
+	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
+	group = mntcov_info(0, m).shared;
+	ASSERT_LT(0, group);
+	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
+	ASSERT_EQ(group, mntcov_info(0, sl).master);
+	return group;
+}
+
+/*
+ * @at and its copy @copy (under the destination's peer) are slave and shared: in one new peer
+ * group, slaves of @mgroup, @m's group; a mount on @m/z reaches both.
+ */
+static void expect_slave_and_shared(struct __test_metadata *_metadata, const char *at,
+				    const char *copy, const char *m, int mgroup)
+{
+	char mz[MNT_PATH_MAX], atz[MNT_PATH_MAX], copyz[MNT_PATH_MAX];
+	struct mnt_info a = mntcov_info(0, at), b = mntcov_info(0, copy);
+
+	EXPECT_LT(0, a.shared);
+	EXPECT_NE(mgroup, a.shared);
+	EXPECT_EQ(mgroup, a.master);
+	EXPECT_EQ(a.shared, b.shared);
+	EXPECT_EQ(mgroup, b.master);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(atz, at, "z")));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(copyz, copy, "z")));
+}
+
+/*
+ * A bind onto a shared mount is shared: from a private source in a new peer group with its copies
+ * under the destination's peers, from a slave source slave and shared, still receiving from the
+ * master (mount_namespaces(7) "Bind (MS_BIND) semantics").
+ */
+TEST_F(peers, bind_onto_shared_mount_is_shared_or_slave_and_shared)
+{
+	char pv[MNT_PATH_MAX], m[MNT_PATH_MAX], sl[MNT_PATH_MAX], sx[MNT_PATH_MAX];
+	char sy[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+	struct mnt_info a, b;
+	int mgroup;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "pv", pv, 0));
+	mgroup = slave_of_m(_metadata, &self->b, m, sl);
+	/* The destination s, shared, with its peer d. */
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	/* Private source. */
+	ASSERT_EQ(0, mount(pv, mntcov_sub(sx, self->s, "x"), NULL, MS_BIND, NULL));
+	a = mntcov_info(0, sx);
+	b = mntcov_info(0, mntcov_sub(dx, self->d, "x"));
+	EXPECT_LT(0, a.shared);
+	EXPECT_NE(mntcov_info(0, self->s).shared, a.shared);
+	EXPECT_EQ(0, a.master);
+	EXPECT_EQ(a.shared, b.shared);
+	EXPECT_EQ(0, mntcov_info(0, pv).shared);
+	/* Slave source. */
+	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_BIND, NULL));
+	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, self->d, "y"), m, mgroup);
+}
+
+/*
+ * A propagated unmount takes away the copies that have nothing mounted under them and leaves a copy
+ * with a submount (MNT_DETACH; mount_namespaces(7) "Unmount semantics").
+ */
+TEST_F(peers, propagated_umount_spares_copy_with_submounts)
+{
+	char sx[MNT_PATH_MAX], sy[MNT_PATH_MAX], dx[MNT_PATH_MAX], dy[MNT_PATH_MAX];
+	char dxz[MNT_PATH_MAX];
+
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sy, self->s, "y"), 0));
+	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
+	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dy, self->d, "y")));
+	/* Under the copy d/x only (private, so it does not propagate back to s/x). */
+	ASSERT_EQ(0, mnt_set_propagation(dx, MS_PRIVATE));
+	ASSERT_EQ(0, mkdir(mntcov_sub(dxz, dx, "z"), 0755));
+	ASSERT_EQ(0, mnt_tmpfs(dxz, 0));
+	/* Control: s/y's copy has no submount and goes with it. */
+	ASSERT_EQ(0, umount2(sy, 0));
+	EXPECT_EQ(0, mnt_we_see(dy));
+	ASSERT_EQ(0, umount2(sx, MNT_DETACH));
+	EXPECT_EQ(0, mnt_we_see(sx));
+	EXPECT_EQ(1, mnt_we_see(dx));
+	EXPECT_EQ(1, mnt_we_see(dxz));
+}
+
+/*
+ * A mount made under a shared mount is shared in a new peer group whose other members are its
+ * copies under the parent's peers; under a private mount it is private (mount_namespaces(7) "A new
+ * peer group is also created ...", NOTES).
+ */
+TEST_F(peers, new_mount_under_shared_starts_peer_group_of_its_copies)
+{
+	char sx[MNT_PATH_MAX], q[MNT_PATH_MAX], qx[MNT_PATH_MAX];
+	struct mnt_info ours, theirs, priv;
+	struct mnt_peer p;
+	int group;
+
+	ASSERT_EQ(0, mnt_make(&self->b, "q", q, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "q/x"));
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	group = mntcov_info(0, self->s).shared;
+	ASSERT_EQ(0, mnt_peer_start(&p, false));
+	ASSERT_EQ(group, mntcov_info(p.pid, self->s).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	ours = mntcov_info(0, sx);
+	theirs = mntcov_info(p.pid, sx);
+	EXPECT_LT(0, ours.shared);
+	EXPECT_NE(group, ours.shared);
+	EXPECT_EQ(0, ours.master);
+	EXPECT_EQ(ours.shared, theirs.shared);
+	EXPECT_EQ(0, theirs.master);
+	EXPECT_NE(ours.id, theirs.id);
+	/* Under the private q: no optional fields. */
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(qx, q, "x"), 0));
+	priv = mntcov_info(0, qx);
+	EXPECT_EQ(0, priv.shared);
+	EXPECT_EQ(0, priv.master);
+	EXPECT_FALSE(priv.unbindable);
+	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/*
+ * MS_MOVE keeps a shared mount shared in its peer group, still propagating, when moved onto a
+ * private mount; a slave moved under a shared mount becomes slave and shared, with copies under
+ * the destination's peers (mount_namespaces(7) "Move (MS_MOVE) semantics").
+ */
+TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
+{
+	char a[MNT_PATH_MAX], a2[MNT_PATH_MAX], m[MNT_PATH_MAX], sl[MNT_PATH_MAX];
+	char sy[MNT_PATH_MAX], dy[MNT_PATH_MAX], dx[MNT_PATH_MAX], a2x[MNT_PATH_MAX];
+	char e[MNT_PATH_MAX];
+	int agroup, mgroup;
+
+	/* a shared, with its peer a2; moved onto the private d. */
+	ASSERT_EQ(0, mnt_make(&self->b, "a", a, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "a/x"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "a2"));
+	mnt_path(a2, &self->b, "a2");
+	ASSERT_EQ(0, mnt_set_propagation(a, MS_SHARED));
+	agroup = mntcov_info(0, a).shared;
+	ASSERT_EQ(0, mount(a, a2, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(a, self->d, NULL, MS_MOVE, NULL));
+	EXPECT_EQ(0, mnt_we_see(a));
+	EXPECT_EQ(agroup, mntcov_info(0, self->d).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dx, self->d, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mntcov_sub(a2x, a2, "x")));
+	/* sl, a slave of m; moved under the shared s, whose peer is e. */
+	mgroup = slave_of_m(_metadata, &self->b, m, sl);
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
+	mnt_path(e, &self->b, "e");
+	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_MOVE, NULL));
+	EXPECT_EQ(0, mnt_we_see(sl));
+	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, e, "y"), m, mgroup);
 }
 
 TEST_HARNESS_MAIN

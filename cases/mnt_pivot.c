@@ -2,9 +2,11 @@
 /*
  * pivot_root(2) ERRORS, one test point each: what new_root and put_old
  * must be (mount points, put_old under new_root, not shared, directories),
- * the current root (a mount point, not new_root itself), the privilege,
- * and a locked new_root in a less privileged mount namespace
- * (pivot_root(2), mount_namespaces(7)).
+ * the current root (a mount point on a mount that is not shared, not
+ * new_root itself), the privilege, and a locked new_root in a less
+ * privileged mount namespace (pivot_root(2), mount_namespaces(7)); then
+ * what a pivot does: pivot_root(".", ".") and the roots and working
+ * directories of the namespace's other processes.
  *
  * Each test runs in a private mount namespace of its own with a tmpfs base
  * (fixtures/mntns.h): "n" is a tmpfs under the base (the usual new_root),
@@ -13,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -35,6 +38,7 @@ enum pivot_case {
 	NEW_NOT_DIR,		/* new_root is a file */
 	NO_CAP,			/* without CAP_SYS_ADMIN */
 	NEW_LOCKED,		/* new_root is locked (less privileged namespace) */
+	ROOT_PARENT_SHARED,	/* the mount the current root sits on is shared */
 };
 
 FIXTURE(pivot) {
@@ -56,6 +60,7 @@ FIXTURE_VARIANT_ADD(pivot, current_root_not_a_mount_point_einval) { ROOT_NOT_MOU
 FIXTURE_VARIANT_ADD(pivot, new_root_not_a_directory_enotdir) { NEW_NOT_DIR, ENOTDIR };
 FIXTURE_VARIANT_ADD(pivot, without_cap_sys_admin_eperm) { NO_CAP, EPERM };
 FIXTURE_VARIANT_ADD(pivot, new_root_locked_mount_einval) { NEW_LOCKED, EINVAL };
+FIXTURE_VARIANT_ADD(pivot, current_root_parent_shared_einval) { ROOT_PARENT_SHARED, EINVAL };
 
 FIXTURE_SETUP(pivot)
 {
@@ -152,9 +157,172 @@ TEST_F(pivot, pivot_root_fails_with_that_errno)
 		/* n, a copy from our namespace, is locked there. */
 		c.less = true;
 		break;
+	case ROOT_PARENT_SHARED:
+		/* Root n (private) on the shared base; new_root n/x and its parent private. */
+		ASSERT_EQ(0, mnt_make(&self->b, "n/x", p2, 0));
+		ASSERT_EQ(0, mkdir(mntcov_sub(p3, p2, "old"), 0755));
+		ASSERT_EQ(0, mnt_set_propagation(self->b.dir, MS_SHARED));
+		EXPECT_EQ(0, mntcov_info(0, self->n).shared);
+		EXPECT_EQ(0, mntcov_info(0, p2).shared);
+		c.root = self->n;
+		c.new_root = "/x";
+		c.put_old = "/x/old";
+		break;
 	}
 	/* Its own mount namespace: a pivot_root() that wrongly succeeds re-roots only it. */
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, do_pivot, &c));
+}
+
+/* --- successful pivots ------------------------------------------------------ */
+
+/*
+ * The same base and n, without variants.  The current root of the pivoting
+ * child is the base (it chroots there first), a mount of our own, so that
+ * it can be pivoted wherever "/" is the initramfs rootfs.
+ */
+FIXTURE(pivoted) {
+	struct mnt_base b;
+	char n[MNT_PATH_MAX];
+	struct stat nid;	/* n's root directory */
+};
+
+FIXTURE_SETUP(pivoted)
+{
+	char mark[MNT_PATH_MAX];
+
+	if (mnt_base_enter(&self->b) && self->b.skip)
+		SKIP(return, "%s", self->b.why);
+	ASSERT_STREQ("", self->b.why);
+	ASSERT_EQ(0, mnt_make(&self->b, "n", self->n, 0));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "n/old"));
+	ASSERT_EQ(0, mnt_mkdir(&self->b, "sub"));
+	ASSERT_EQ(0, mnt_touch(mnt_path(mark, &self->b, "basemark")));
+	ASSERT_EQ(0, mnt_touch(mntcov_sub(mark, self->n, "nmark")));
+	ASSERT_EQ(0, stat(self->n, &self->nid));
+}
+
+FIXTURE_TEARDOWN(pivoted)
+{
+}
+
+static bool pivot_same(const char *path, const struct stat *want)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_dev == want->st_dev && st.st_ino == want->st_ino;
+}
+
+/* In the base (our chroot, so the old root), /basemark; in n, /nmark. */
+static int pivot_dot_dot(void *arg)
+{
+	const char *base = arg;
+	struct stat n;
+
+	if (chroot(base) || chdir("/n") || stat(".", &n))
+		return child_fail("chroot %s, chdir /n: %m", base);
+	if (syscall(SYS_pivot_root, ".", "."))
+		return child_fail("pivot_root(\".\", \".\"): %m");
+	if (umount2(".", MNT_DETACH))
+		return child_fail("umount2(\".\", MNT_DETACH): %m");
+	if (chdir("/"))
+		return child_fail("chdir /: %m");
+	if (!pivot_same("/", &n) || !pivot_same(".", &n))
+		return child_fail("\"/\" or the cwd is not the former /n after the pivot");
+	if (access("/nmark", F_OK) || !access("/basemark", F_OK) || !access("/n", F_OK))
+		return child_fail("the new root lacks nmark, or the old root still shows");
+	return 0;
+}
+
+/*
+ * pivot_root(".", ".") from inside new_root stacks the old root on it; umount2(".", MNT_DETACH)
+ * then takes the old root away and leaves new_root as "/" (pivot_root(2) "pivot_root(\".\",
+ * \".\")").
+ */
+TEST_F(pivoted, pivot_root_dot_dot_then_detach_leaves_new_root)
+{
+	ASSERT_EQ(0, ns_run(CLONE_NEWNS, pivot_dot_dot, self->b.dir));
+}
+
+enum { AT_OLD_ROOT, CWD_ELSEWHERE };
+
+struct others {
+	const char *base;
+	struct stat nid, subid;
+	int go[2], ready[2];
+};
+
+/* A process of the same mount namespace: root (and cwd, if @where says) on the old root. */
+static int other_side(struct others *o, int where)
+{
+	char c;
+
+	close(o->go[1]);
+	close(o->ready[0]);
+	if (where == CWD_ELSEWHERE && chdir("/sub"))
+		return child_fail("chdir /sub: %m");
+	if (write(o->ready[1], "r", 1) != 1)
+		return child_fail("write: %m");
+	if (read(o->go[0], &c, 1) != 1)
+		return child_fail("no word from the pivoting process");
+	if (!pivot_same("/", &o->nid))
+		return child_fail("root not moved to new_root (cwd %s)",
+				  where == CWD_ELSEWHERE ? "elsewhere" : "on the old root");
+	if (!pivot_same(".", where == CWD_ELSEWHERE ? &o->subid : &o->nid))
+		return child_fail("cwd %s", where == CWD_ELSEWHERE ?
+				  "elsewhere was moved" : "on the old root was not moved");
+	return 0;
+}
+
+/* One byte from @fd within NS_WAIT_MS: 1, else 0. */
+static int byte_within(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	return poll(&pfd, 1, NS_WAIT_MS) == 1 && read(fd, &c, 1) == 1;
+}
+
+static int pivot_with_others(void *arg)
+{
+	struct others *o = arg;
+	pid_t kid[2];
+	int i, rc = 0;
+
+	if (chroot(o->base) || chdir("/") || stat("/n", &o->nid) || stat("/sub", &o->subid) ||
+	    pipe(o->go) || pipe(o->ready))
+		return child_fail("chroot %s: %m", o->base);
+	for (i = 0; i < 2; i++) {
+		kid[i] = fork();
+		if (kid[i] == 0)
+			_exit(other_side(o, i));
+	}
+	close(o->go[0]);
+	close(o->ready[1]);
+	/* Both are in place; the caller's own cwd is elsewhere: pivot_root() leaves it. */
+	if (!byte_within(o->ready[0]) || !byte_within(o->ready[0]))
+		rc = child_fail("the other processes did not get ready");
+	else if (chdir("/sub") || syscall(SYS_pivot_root, "/n", "/n/old"))
+		rc = child_fail("pivot_root(/n, /n/old): %m");
+	else if (!pivot_same("/", &o->nid) || !pivot_same(".", &o->subid))
+		rc = child_fail("the caller's root moved not, or its cwd elsewhere moved");
+	if (write(o->go[1], "gg", 2) != 2)
+		rc = child_fail("write: %m");
+	close(o->go[1]);
+	for (i = 0; i < 2; i++)
+		if (kid[i] < 0 || ns_wait(kid[i], NS_WAIT_MS) != 0)
+			rc = child_fail("process %d of the namespace: see above", i);
+	return rc;
+}
+
+/*
+ * pivot_root() moves the root and cwd of every process of the mount namespace that were on the old
+ * root directory to new_root, and leaves a cwd elsewhere, the caller's too (pivot_root(2)).
+ */
+TEST_F(pivoted, pivot_root_moves_root_and_cwd_on_old_root_of_all)
+{
+	struct others o = { .base = self->b.dir };
+
+	ASSERT_EQ(0, ns_run(CLONE_NEWNS, pivot_with_others, &o));
 }
 
 TEST_HARNESS_MAIN

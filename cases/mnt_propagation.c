@@ -170,7 +170,13 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * "[PATCH] unbindable mounts": "the corresponding cloned mount in the
 	 * child namespace becomes unbindable too").  Kernels that copy it as
 	 * a plain private mount regressed; fixed in stable 7.2.11 ("mount:
-	 * keep a copied mount unbindable"), see fixtures/expectations.
+	 * keep a copied mount unbindable"), see fixtures/expectations.  The
+	 * loss does not depend on the mount layout: 6.17.13, 6.18.44 and
+	 * 7.2.9 lose the flag and 6.16.12 and 7.2.11 keep it alike with "/"
+	 * the namespace's root, a chroot into or a pivot_root into a bind
+	 * mount of a directory onto itself (nsrun in a chroot, a container),
+	 * and with the unbindable mount on a bind mount; this test uses only
+	 * tmpfs mounts of its own.
 	 */
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	theirs = mntcov_info(p.pid, self->s);
@@ -216,8 +222,9 @@ TEST_F(prop, unbindable_skipped_by_recursive_bind)
 }
 
 /*
- * MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE|MS_REC) every mount below too, and
- * events then travel through the submounts (mount_namespaces(7), mount(2) MS_REC).
+ * MS_SHARED changes one mount, MS_SHARED|MS_REC (and MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE with
+ * MS_REC) every mount below too, and events then travel through the submounts (mount_namespaces(7),
+ * mount(2) MS_REC).
  */
 TEST_F(prop, rec_propagation_change_applies_to_submounts)
 {
@@ -260,6 +267,12 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 		ours = mntcov_info(0, tree[i]);
 		EXPECT_EQ(0, ours.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(0, ours.master) TH_LOG("%s", tree[i]);
+	}
+	/* MS_UNBINDABLE|MS_REC makes every mount of it unbindable. */
+	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE | MS_REC));
+	for (i = 0; i < 3; i++) {
+		ours = mntcov_info(0, tree[i]);
+		EXPECT_TRUE(ours.unbindable) TH_LOG("mount %d", i);
 	}
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
