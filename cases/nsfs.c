@@ -9,16 +9,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "nsapi.h"
+#include "nserrors.h"
 #include "kselftest_harness.h"
 
 #ifndef NSFS_MAGIC
@@ -259,6 +262,99 @@ TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
+}
+
+/* --- who may read a process's ns links ---------------------------------- */
+
+/* readlink() and open() of every ns link of @pid: 0, or the errno both gave (-1: they differ). */
+static int links_answer(pid_t pid, int *err, const char **which)
+{
+	*err = -1;
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		char path[64], link[128];
+		int rl_err = 0, fd;
+
+		if (!ns_type_available(t->name))
+			continue;
+		*which = t->name;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, t->name);
+		if (readlink(path, link, sizeof(link)) < 0)
+			rl_err = errno;
+		fd = ns_open(pid, t->name);
+		if (fd >= 0)
+			close(fd);
+		if (rl_err != (fd < 0 ? -fd : 0))
+			return child_fail("%s: readlink() %s, open() %s", path, strerror(rl_err),
+					  strerror(fd < 0 ? -fd : 0));
+		if (*err != -1 && rl_err != *err)
+			return child_fail("%s: %s, the other links %s", path, strerror(rl_err),
+					  strerror(*err));
+		*err = rl_err;
+	}
+	return 0;
+}
+
+static int links_of_undumpable(void *arg)
+{
+	int to_child[2], from_child[2], err, rc;
+	const char *which = "";
+	char c = 0;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_become_unprivileged())
+		return child_fail("cannot give up privileges: %m");
+	if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC))
+		return child_fail("pipe: %m");
+	pid = fork();
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		/* non-dumpable, then dumpable again, each once the other looked */
+		close(to_child[1]);
+		close(from_child[0]);
+		for (int dumpable = 0; dumpable < 2; dumpable++)
+			if (prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0) ||
+			    write(from_child[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	rc = nserr_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
+	if (!rc)
+		rc = links_answer(pid, &err, &which);
+	if (!rc && err != EACCES)
+		rc = child_fail("%s link of a non-dumpable process of our uid: %s, not EACCES",
+				which, strerror(err));
+	/* the control: dumpable, the same links read and open */
+	if (!rc && (write(to_child[1], &c, 1) != 1 ||
+		    !nserr_readable_within(from_child[0], NS_WAIT_MS)))
+		rc = child_fail("no word from the target");
+	if (!rc)
+		rc = links_answer(pid, &err, &which);
+	if (!rc && err)
+		rc = child_fail("%s link of a dumpable process of our uid: %s", which,
+				strerror(err));
+	if (write(to_child[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	close(to_child[1]);
+	if (ns_wait(pid, NS_WAIT_MS) && !rc)
+		rc = child_fail("the target failed");
+	return rc;
+}
+
+/*
+ * Reading or following another process's /proc/PID/ns links takes a ptrace read check: without
+ * CAP_SYS_PTRACE, a non-dumpable process of the same uid gives EACCES (namespaces(7)).
+ *
+ * namespaces(7): "Permission to dereference or read (readlink(2)) these
+ * symbolic links is governed by a ptrace access mode PTRACE_MODE_READ_FSCREDS
+ * check"; a non-dumpable target fails that check for a caller without
+ * CAP_SYS_PTRACE in its mm's user namespace (ptrace(2)).
+ */
+TEST(ns_links_of_non_dumpable_process_eacces)
+{
+	ASSERT_EQ(0, ns_run(0, links_of_undumpable, NULL));
 }
 
 /* --- setns type rules -------------------------------------------------- */
