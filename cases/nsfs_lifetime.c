@@ -4,7 +4,8 @@
  * namespace alive after its last member process is gone.  A child PID or
  * user namespace keeps its parent, a namespace keeps its owning user
  * namespace, pid_for_children and time_for_children keep theirs, a proc
- * mount keeps its PID namespace and an mqueue mount its IPC namespace; and
+ * mount keeps its PID namespace and an mqueue mount its IPC namespace, an
+ * open fd or a bind mount keeps a namespace of any type; and
  * NS_GET_PARENT / NS_GET_USERNS still answer with the same namespace once
  * every member has exited (ioctl_ns(2)).
  *
@@ -20,9 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/msg.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -390,6 +395,280 @@ TEST(timens_kept_by_time_for_children)
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, time_for_children_worker, NULL));
+}
+
+/* --- an open fd or a bind mount keeps a namespace of every type ----------- */
+
+#define MARK_KEY 0x6e73636b		/* the SysV key of the marker message queue */
+#define MARK_MTU 1234			/* the mtu of lo in the marked net namespace */
+
+/* What a holder leaves in its new namespace of type @t, and how we find it again. */
+struct mark {
+	const struct ns_type *t;
+	char name[48];			/* hostname; marker file under /tmp */
+	uid_t uid;			/* for a user namespace: who maps it */
+	int fd;				/* the namespace, for the joiner */
+	struct ns_ident id;		/* its identity */
+};
+
+/* Holder setup: leave @arg's mark in the new namespace, one only this namespace shows. */
+static int leave_mark(void *arg)
+{
+	struct mark *m = arg;
+	char path[80], line[64];
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd, err;
+
+	switch (m->t->flag) {
+	case CLONE_NEWUTS:
+		if (sethostname(m->name, strlen(m->name)))
+			return child_fail("sethostname: %m");
+		break;
+	case CLONE_NEWIPC:
+		if (msgget(MARK_KEY, IPC_CREAT | IPC_EXCL | 0600) < 0)
+			return child_fail("msgget: %m");
+		break;
+	case CLONE_NEWNET:
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		ifr.ifr_mtu = MARK_MTU;
+		if (fd < 0 || ioctl(fd, SIOCSIFMTU, &ifr))
+			return child_fail("set the mtu of lo: %m");
+		close(fd);
+		break;
+	case CLONE_NEWNS:
+		snprintf(path, sizeof(path), "/tmp/%s", m->name);
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
+			return child_fail("private tmpfs on /tmp: %m");
+		fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return child_fail("create %s: %m", path);
+		close(fd);
+		break;
+	case CLONE_NEWTIME:
+		/* the holder stays outside; time_for_children is the namespace */
+		if (unshare(CLONE_NEWTIME))
+			return child_fail("unshare(CLONE_NEWTIME): %m");
+		snprintf(line, sizeof(line), "monotonic %d 0", OFFSET_S);
+		err = ns_write_proc(0, "timens_offsets", line);
+		if (err) {
+			errno = -err;
+			return child_fail("write timens_offsets: %m");
+		}
+		break;
+	}
+	return 0;
+}
+
+/* The file naming the holder's namespace of @m's type. */
+static const char *marked_file(const struct mark *m)
+{
+	return m->t->flag == CLONE_NEWTIME ? "time_for_children" : m->t->name;
+}
+
+/* In a fresh child: join @m->fd, be in it, and find the mark (pid and cgroup have none). */
+static int find_mark(void *arg)
+{
+	struct mark *m = arg;
+	struct ifreq ifr = { .ifr_name = "lo" };
+	char path[80];
+	struct utsname u;
+	struct ns_ident now;
+	long before = mono_s(), d;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/%s", m->name);
+	if (m->t->flag == CLONE_NEWNS && !access(path, F_OK))
+		return child_fail("%s exists outside the kept mount namespace", path);
+	if (m->t->flag == CLONE_NEWUSER)
+		return join_userns_reads_uid(m->fd, 0);
+	if (setns(m->fd, (int)m->t->flag))
+		return child_fail("setns into the kept %s namespace: %m", m->t->name);
+	if (ns_ident_of(0, m->t->flag == CLONE_NEWPID ? "pid_for_children" : m->t->name, &now) ||
+	    !ns_ident_eq(&now, &m->id))
+		return child_fail("setns() returned 0, not in the kept %s namespace", m->t->name);
+	switch (m->t->flag) {
+	case CLONE_NEWUTS:
+		if (uname(&u) || strcmp(u.nodename, m->name))
+			return child_fail("the kept uts namespace has lost its hostname");
+		break;
+	case CLONE_NEWIPC:
+		if (msgget(MARK_KEY, 0) < 0)
+			return child_fail("the kept ipc namespace has lost its queue: %m");
+		break;
+	case CLONE_NEWNET:
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0 || ioctl(fd, SIOCGIFMTU, &ifr))
+			return child_fail("mtu of lo: %m");
+		if (ifr.ifr_mtu != MARK_MTU)
+			return child_fail("lo of the kept net namespace has mtu %d, not %d",
+					  ifr.ifr_mtu, MARK_MTU);
+		break;
+	case CLONE_NEWNS:
+		if (access(path, F_OK))
+			return child_fail("%s of the kept mount namespace: %m", path);
+		break;
+	case CLONE_NEWTIME:
+		d = mono_s() - before;
+		if (d < OFFSET_S - 1 || d > OFFSET_S + 5)
+			return child_fail("in the kept time namespace CLOCK_MONOTONIC moved by "
+					  "%ld s, not %d", d, OFFSET_S);
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Start a holder leaving @m's mark, in a new namespace of @m's type; its
+ * namespace's identity to @m->id.
+ */
+static int start_marked(struct ns_holder *h, struct mark *m)
+{
+	unsigned long flags = m->t->flag == CLONE_NEWTIME ? 0 : m->t->flag;
+
+	if (ns_holder_start(h, flags, leave_mark, m))
+		return child_fail("no holder in a new %s namespace", m->t->name);
+	if (m->t->flag == CLONE_NEWUSER && map_as(h->pid, 0)) {
+		ns_holder_stop(h);
+		return 1;
+	}
+	if (ns_ident_of(h->pid, marked_file(m), &m->id)) {
+		ns_holder_stop(h);
+		return child_fail("stat the holder's %s: %m", marked_file(m));
+	}
+	return 0;
+}
+
+/* The holder exits and is reaped: no process is left in its namespace. */
+static int end_marked(struct ns_holder *h)
+{
+	if (ns_holder_stop(h))
+		return child_fail("holder failed");
+	if (!kill(h->pid, 0) || errno != ESRCH)
+		return child_fail("the holder %d still exists", h->pid);
+	return 0;
+}
+
+/* @m->fd names the kept namespace: it still answers and shows its mark. */
+static int kept_alive(struct mark *m)
+{
+	struct ns_ident got, ours;
+
+	if (ns_ident_of_fd(m->fd, &got) || !ns_ident_eq(&got, &m->id))
+		return child_fail("the fd does not name the %s namespace kept", m->t->name);
+	/* pid and cgroup have no mark: their links still answer */
+	if (m->t->flag == CLONE_NEWPID &&
+	    (ns_ident_of(0, "pid", &ours) || ioctl_answers(m->fd, NS_GET_PARENT, &ours,
+							   "NS_GET_PARENT", NULL)))
+		return 1;
+	if (m->t->flag == CLONE_NEWCGROUP &&
+	    (ns_ident_of(0, "user", &ours) || ioctl_answers(m->fd, NS_GET_USERNS, &ours,
+							    "NS_GET_USERNS", NULL)))
+		return 1;
+	return ns_run(0, find_mark, m);
+}
+
+static int keep_each_by_fd(void *arg)
+{
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	for (int i = 0; i < NS_NTYPES; i++) {
+		struct mark m = { .t = &ns_types[i] };
+		struct ns_holder h;
+		int rc;
+
+		if (!ns_type_available(m.t->name))
+			continue;
+		snprintf(m.name, sizeof(m.name), "nsc-fd-%d-%s", getpid(), m.t->name);
+		if (start_marked(&h, &m))
+			return 1;
+		m.fd = ns_open(h.pid, marked_file(&m));
+		if (m.fd < 0) {
+			ns_holder_stop(&h);
+			errno = -m.fd;
+			return child_fail("open the holder's %s: %m", marked_file(&m));
+		}
+		rc = end_marked(&h) ?: kept_alive(&m);
+		close(m.fd);
+		if (rc)
+			return child_fail("%s namespace kept by an open fd", m.t->name);
+	}
+	return 0;
+}
+
+/*
+ * An open /proc/PID/ns fd keeps a namespace of each of the eight types alive with no process left:
+ * joined, it still has what its member left there (namespaces(7) "Namespace lifetime").
+ *
+ * The marks: a hostname, a SysV queue, the mtu of lo, a file on a tmpfs, a uid
+ * map that works, a CLOCK_MONOTONIC offset; a pid and a cgroup namespace
+ * are joined and still name their parent and owner.
+ * ns_fd_keeps_namespace_alive_after_exit (nsfs.c) checks uts alone.
+ */
+TEST(open_fd_keeps_every_type_alive)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(0, keep_each_by_fd, NULL));
+}
+
+static int keep_each_by_bind(void *arg)
+{
+	char dir[64];
+
+	(void)arg;
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("cannot become root of new user and mount namespaces: %m");
+	snprintf(dir, sizeof(dir), "/tmp/nsc-keep-%d", getpid());
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir(dir, 0700))
+		return child_fail("private tmpfs on /tmp: %m");
+	for (int i = 0; i < NS_NTYPES; i++) {
+		struct mark m = { .t = &ns_types[i] };
+		char file[96], src[64];
+		struct ns_holder h;
+		int fd, rc;
+
+		if (!ns_type_available(m.t->name))
+			continue;
+		snprintf(m.name, sizeof(m.name), "nsc-bind-%d-%s", getpid(), m.t->name);
+		snprintf(file, sizeof(file), "%s/%s", dir, m.t->name);
+		fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return child_fail("create %s: %m", file);
+		close(fd);
+		if (start_marked(&h, &m))
+			return 1;
+		snprintf(src, sizeof(src), "/proc/%d/ns/%s", h.pid, marked_file(&m));
+		if (mount(src, file, NULL, MS_BIND, NULL)) {
+			ns_holder_stop(&h);
+			return child_fail("bind %s on %s: %m", src, file);
+		}
+		/* no fd open while the holder goes: only the mount keeps it */
+		rc = end_marked(&h);
+		m.fd = rc ? -1 : open(file, O_RDONLY | O_CLOEXEC);
+		if (!rc && m.fd < 0)
+			rc = child_fail("open %s: %m", file);
+		if (!rc)
+			rc = kept_alive(&m);
+		if (m.fd >= 0)
+			close(m.fd);
+		if (rc)
+			return child_fail("%s namespace kept by a bind mount", m.t->name);
+	}
+	return 0;
+}
+
+/*
+ * A bind mount of /proc/PID/ns/X keeps a namespace of each of the eight types alive with no process
+ * left: opened and joined, it still has its mark (namespaces(7) "Namespace lifetime").
+ *
+ * bind_mount_keeps_namespace_alive_after_exit (nsfs.c) checks uts alone.
+ */
+TEST(bind_mount_keeps_every_type_alive)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(0, keep_each_by_bind, NULL));
 }
 
 TEST_HARNESS_MAIN
