@@ -79,6 +79,7 @@ FIXTURE_TEARDOWN(cg)
 
 #define REQUIRE_OWN_CGROUPS() do { \
 	NS_NEED_TYPE("cgroup"); \
+	NS_NEED_ADMIN_OR_USERNS(); \
 	if (!self->made) \
 		SKIP(return, "%s", self->why); \
 } while (0)
@@ -135,7 +136,7 @@ TEST_F(cg, other_processes_paths_relative_to_ns_root)
 			self->a,
 		};
 
-		EXPECT_EQ(0, ns_run(0, view_from_inside, &r));
+		EXPECT_EQ(0, ns_run_admin(0, view_from_inside, &r));
 	}
 	/* from outside, nothing is rewritten */
 	snprintf(want_self, sizeof(want_self), "%s/b", self->rel);
@@ -355,10 +356,12 @@ static int moved_views(void *arg)
 		bool nsdelegate;
 	} *r = arg;
 	char path[CGNS_PATH_MAX];
-	int err;
+	int err = ns_unshare_admin(CLONE_NEWCGROUP);
 
-	if (unshare(CLONE_NEWCGROUP))
+	if (err) {
+		errno = -err;
 		return child_fail("unshare: %m");
+	}
 	if (cgns_enter(r->sub))
 		return child_fail("enter sub: %m");
 	if (cgns_path(0, "", path) || strcmp(path, "/sub"))

@@ -23,6 +23,9 @@
 #include "nserrors.h"	/* NS_GET_NSTYPE */
 #include "kselftest_harness.h"
 
+/* Which namespaces a caller may see depends on it: see nsrun. */
+NS_CASE_NEEDS_INITIAL_PIDNS;
+
 #define TMPFS_MAGIC_NR 0x01021994
 #define FSCONFIG_SET_FD_CMD 5
 #define FSCONFIG_CMD_CREATE_CMD 6

@@ -19,6 +19,9 @@
 #include "userns.h"
 #include "kselftest_harness.h"
 
+/* Which namespaces a caller may see depends on it: see nsrun. */
+NS_CASE_NEEDS_INITIAL_PIDNS;
+
 #ifndef SO_NETNS_COOKIE
 #define SO_NETNS_COOKIE 71
 #endif
@@ -128,10 +131,10 @@ TEST(initial_namespaces_have_the_fixed_inodes)
 {
 	bool new_series = !nsnew_missing(NSNEW_NS_GET_ID);
 
-	if (!nsnew_in_initial_pidns())
-		SKIP(return, "needs the initial PID namespace, where kthreadd is pid 2");
 	/* reading another user's /proc/PID/ns links is a ptrace read check */
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_SYS_PTRACE));
+	if (!nsnew_in_initial_pidns())
+		SKIP(return, "needs the initial PID namespace, where kthreadd is pid 2");
 	for (size_t i = 0; i < sizeof(init_inodes) / sizeof(init_inodes[0]); i++) {
 		struct ns_ident id;
 		int err;

@@ -17,6 +17,9 @@
 #include "nsnew.h"
 #include "kselftest_harness.h"
 
+/* Which namespaces a caller may see depends on it: see nsrun. */
+NS_CASE_NEEDS_INITIAL_PIDNS;
+
 #define MAXIDS 4096
 
 /* Every id listns(@types, @owner) gives, page by page with @page ids. */

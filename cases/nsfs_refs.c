@@ -27,6 +27,9 @@
 #include "nsnew.h"
 #include "kselftest_harness.h"
 
+/* Which namespaces a caller may see depends on it: see nsrun. */
+NS_CASE_NEEDS_INITIAL_PIDNS;
+
 #ifndef SIOCGSKNS
 #define SIOCGSKNS 0x894C
 #endif

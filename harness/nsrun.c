@@ -6,13 +6,22 @@
  * As root, the case runs in a PID namespace and a mount namespace of its
  * own (with a fresh /proc), under a small init that nsrun forks: when the
  * case ends, or its time is up, that init dies and the kernel kills every
- * process left in the namespace.  Without CAP_SYS_ADMIN (a non-root user
+ * process left in the namespace.  A case built with
+ * NS_CASE_NEEDS_INITIAL_PIDNS (its claims need the initial PID namespace)
+ * gets a mount namespace of its own only, and the process-group handling
+ * below.  Without CAP_SYS_ADMIN (a non-root user
  * running make check) the case runs in a session of its own and the whole
  * process group is killed instead.
  *
  * With --pass user the case itself runs as an unprivileged uid/gid with no
  * capabilities (the PID namespace still belongs to the initial user
- * namespace, so the case gains nothing from it).
+ * namespace, so the case gains nothing from it).  As a container manager
+ * would, nsrun delegates it a cgroup v2 directory of its own (cgroups(7)
+ * "Cgroups v2 delegation": a new directory under nsrun's cgroup, owned by
+ * the uid with its cgroup.procs, cgroup.threads and cgroup.subtree_control)
+ * and removes it, with whatever the case left below it, when the case ends.
+ * Where that cannot be done (no cgroup2 mount, no write access) the case
+ * runs without, and its cgroup tests SKIP.
  *
  * The user pass works wherever the checkout is (a clone in root's 0700
  * home): in the case's private mount namespace, an ancestor directory the
@@ -61,6 +70,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroupns.h"
 #include "nsconform.h"
 #include "pidns.h"
 
@@ -71,6 +81,7 @@ struct opts {
 	uid_t uid;
 	gid_t gid;
 	char **argv;
+	char cgroup[CGNS_PATH_MAX];	/* cgroup v2 directory delegated to the user pass */
 };
 
 /* The kernel's health as last seen (see check_health()). */
@@ -542,7 +553,39 @@ static void private_copy(const char *path)
 	close(in);
 }
 
-/* The child side: become the case, with the privileges of the pass. */
+/*
+ * Does one of the files of @argv (the case, or a wrapper's case) carry
+ * NS_MARK_INITIAL_PIDNS (NS_CASE_NEEDS_INITIAL_PIDNS in its source)?
+ */
+static bool needs_initial_pidns(char **argv)
+{
+	static const char mark[] = NS_MARK_INITIAL_PIDNS;
+	bool found = false;
+
+	for (int i = 0; argv[i] && !found; i++) {
+		char buf[65536 + sizeof(mark)];
+		size_t keep = 0;
+		ssize_t n;
+		int fd = strchr(argv[i], '/') ? open(argv[i], O_RDONLY | O_CLOEXEC) : -1;
+
+		while (fd >= 0 && !found &&
+		       (n = read(fd, buf + keep, sizeof(buf) - keep)) > 0) {
+			size_t len = keep + n;
+
+			found = memmem(buf, len, mark, sizeof(mark) - 1) != NULL;
+			keep = len < sizeof(mark) ? len : sizeof(mark) - 1;
+			memmove(buf, buf + len - keep, keep);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return found;
+}
+
+/*
+ * The child side: become the case, with the privileges of the pass.
+ * @own_ns: in a mount namespace of its own, where nsrun may mount.
+ */
 static void exec_case(const struct opts *o, int out, bool own_ns)
 {
 	struct stat st;
@@ -555,6 +598,9 @@ static void exec_case(const struct opts *o, int out, bool own_ns)
 		for (int i = 0; own_ns && o->argv[i]; i++)
 			if (strchr(o->argv[i], '/') && !access(o->argv[i], F_OK))
 				searchable_path(o->argv[i], o->uid, o->gid);
+		/* moving needs write access to the common ancestor: as root */
+		if (own_ns && o->cgroup[0])
+			cgns_enter(o->cgroup);
 		if (own_ns && !stat(o->argv[0], &st) &&
 		    !(may(&st, o->uid, o->gid, 1) && may(&st, o->uid, o->gid, 4)))
 			private_copy(o->argv[0]);
@@ -712,10 +758,13 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	int base = pidns_proc_level(), own_levels = pidns_self_levels();
 	pid_t pid;
 
-	*own_ns = ns_have_sys_admin();
-	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : 0);
-	if (pid < 0 && *own_ns) {
-		*own_ns = false;
+	bool admin = ns_have_sys_admin(), init_pidns = admin && needs_initial_pidns(o->argv);
+	const char *why;
+
+	*own_ns = admin && !init_pidns;
+	pid = ns_clone(*own_ns ? CLONE_NEWPID | CLONE_NEWNS : init_pidns ? CLONE_NEWNS : 0);
+	if (pid < 0 && admin) {
+		*own_ns = init_pidns = false;
 		pid = ns_clone(0);
 	}
 	if (pid != 0)
@@ -723,8 +772,13 @@ static pid_t start(const struct opts *o, int out, bool *own_ns)
 	export_proc_pidns_level(base, own_levels, *own_ns);
 	if (*own_ns)
 		_exit(ns_init(o, out));
+	/* The initial PID namespace, for a case that needs it: mounts still private. */
+	if (init_pidns && mounts_private(&why)) {
+		fprintf(stderr, "nsrun: no private mount namespace: %s: %m\n", why);
+		_exit(125);
+	}
 	setsid();
-	exec_case(o, out, false);
+	exec_case(o, out, init_pidns);
 	return -1;
 }
 
@@ -785,6 +839,14 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	parse_opts(argc, argv, &o);
+	o.cgroup[0] = '\0';
+	if (!strcmp(o.pass, "user") && geteuid() == 0 && ns_have_sys_admin()) {
+		char cg[32];
+
+		snprintf(cg, sizeof(cg), "nsrun-user-%d", getpid());
+		if (cgns_delegate(cg, o.uid, o.gid, o.cgroup))
+			o.cgroup[0] = '\0';
+	}
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
 	t.copy = open_tap(&o);
 	health_open(&h);
@@ -829,6 +891,8 @@ int main(int argc, char **argv)
 		if (code == NS_TIMEDOUT)
 			timed_out = true;
 	}
+	if (o.cgroup[0])
+		cgns_rmtree(o.cgroup);
 	release_held(&t);
 	flush_partial(&t);
 	if (timed_out) {

@@ -107,6 +107,9 @@ write_meta() {
 }
 
 hygiene_before() {
+	# Mark this run's processes (inherited by all it starts, nested runs add theirs).
+	NSCONFORM_RUN_TOKEN="${NSCONFORM_RUN_TOKEN:+$NSCONFORM_RUN_TOKEN }run$$x$(date +%s%N)"
+	export NSCONFORM_RUN_TOKEN
 	"$top/harness/hygiene" > "$1/host-before"
 	[ -z "${2:-}" ] || "$top/harness/hygiene" --session "$2" > "$1/procs-before"
 }

@@ -19,6 +19,8 @@ _result() {
 		_failed=$((_failed + 1))
 	fi
 }
+# skip "reason": a result that could not be measured here
+skip() { _n=$((_n + 1)); echo "ok $_n # SKIP $1"; }
 # ok CMD... DESCRIPTION is awkward in sh: use check "desc" cmd args...
 check() { d=$1; shift; "$@" >/dev/null 2>&1; _result $? "$d"; }
 # is "desc" got want

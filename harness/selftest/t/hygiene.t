@@ -3,7 +3,7 @@
 # difference.  The leaking case runs in a throwaway sandbox of new UTS, IPC
 # and mount namespaces, so the real host is never touched.
 . "$(dirname "$0")/../lib.sh"
-plan 6
+plan 8
 
 unshare --uts --ipc --mount --fork sh -c '
 	"$1/harness/check" --results "$2/r" --run-id leak --pass root --quiet "$3/leaks"
@@ -17,4 +17,16 @@ like "the diff is kept with the results" "$scratch/r/leak/$(uname -r)/host.diff"
 # not the run's leftovers.
 harness_kthreads=$("$top/harness/hygiene" --session 0 | grep -c '(kthreadd)')
 is "kernel threads are not counted as session processes" "$harness_kthreads" 0
+# With a run token, only processes carrying it count: another run in the same
+# session is not this run's leftover.
+sid=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4)
+NSCONFORM_RUN_TOKEN=otherrun sleep 30 &
+other=$!
+NSCONFORM_RUN_TOKEN=thisrun sleep 30 &
+mine=$!
+NSCONFORM_RUN_TOKEN=thisrun "$top/harness/hygiene" --session "$sid" > "$scratch/procs"
+like "a process carrying the run's token is listed" "$scratch/procs" "^$mine "
+unlike "another run's process in the same session is not" "$scratch/procs" "^$other "
+kill "$other" "$mine"
+wait 2>/dev/null
 done_testing

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 24
+plan 29
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -40,8 +40,29 @@ is "--test: one result" "$("$top/harness/verdicts" "$scratch/r/one")" "user/fail
 like "user pass: uid is unprivileged" "$scratch/who" '^# Uid:[[:space:]]+65534[[:space:]]+65534'
 like "user pass: no effective capability" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
 like "user pass: no permitted capability" "$scratch/who" '^# CapPrm:[[:space:]]+0+$'
+# ...and, as root with a writable cgroup v2 hierarchy, a delegated cgroup it may write.
+cg2=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" && $4 == "/" { print $5; exit }' \
+	/proc/self/mountinfo)
+if [ -n "$cg2" ] && [ -w "$cg2" ] && [ "$(id -u)" = 0 ]; then
+	like "user pass: a delegated cgroup v2 directory" "$scratch/who" \
+		'^# cgroup /.*nsrun-user-[0-9]+ writable 1$'
+	left=$(find "$cg2" -maxdepth 3 -name "nsrun-user-*" | wc -l)
+	is "it is removed when the case ends" "$left" 0
+else
+	skip "no writable cgroup v2 hierarchy here"
+	skip "no writable cgroup v2 hierarchy here"
+fi
 "$nsrun" --pass root -- "$selftest/whoami" > "$scratch/who" 2>&1
 like "root pass: CAP_SYS_ADMIN" "$scratch/who" 'sys_admin 1'
+ours=$(readlink /proc/self/ns/pid | sed 's/[][]/\\&/g')
+unlike "root pass: a PID namespace of its own" "$scratch/who" "^# pidns $ours\$"
+# A case marked NS_CASE_NEEDS_INITIAL_PIDNS stays in ours (the marker appended to a copy).
+cp "$selftest/whoami" "$scratch/marked"
+printf 'nsconform-case-needs=initial-pid-namespace' >> "$scratch/marked"
+"$nsrun" --pass root -- "$scratch/marked" > "$scratch/who" 2>&1
+like "marked case: runs in the initial PID namespace" "$scratch/who" "^# pidns $ours\$"
+"$nsrun" --pass user -- "$scratch/marked" > "$scratch/who" 2>&1
+like "marked case, user pass: still unprivileged" "$scratch/who" '^# CapEff:[[:space:]]+0+$'
 
 # A case that hangs costs one timeout, keeps earlier results, leaves nothing.
 start=$(date +%s)
