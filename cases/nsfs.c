@@ -22,6 +22,7 @@
 
 #include "nsapi.h"
 #include "nserrors.h"
+#include "nsnew.h"
 #include "kselftest_harness.h"
 
 #ifndef NSFS_MAGIC
@@ -617,11 +618,6 @@ static int pidfd_join(void *arg)
 	return 0;
 }
 
-static int probe_pidfd_setns(void *arg)
-{
-	return setns(*(int *)arg, CLONE_NEWUTS) ? 1 : 0;
-}
-
 /* A worker: holder in PIDFD_SET namespaces, then each request in a child. */
 static int pidfd_worker(void *arg)
 {
@@ -631,13 +627,10 @@ static int pidfd_worker(void *arg)
 
 	if (ns_holder_start(&h, PIDFD_SET, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
+	/* the tests probed NSNEW_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
 	pidfd = ns_pidfd_open(h.pid);
-	if (pidfd < 0 && errno == ENOSYS)
-		rc = NS_CHILD_SKIP;
-	else if (pidfd < 0)
+	if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
-	else if (ns_run(0, probe_pidfd_setns, &pidfd))
-		rc = NS_CHILD_SKIP;	/* setns() takes no pidfd before 5.8 */
 	for (; !rc && reqs->flags; reqs++) {
 		reqs->holder = h.pid;
 		reqs->pidfd = pidfd;
@@ -656,12 +649,10 @@ TEST(setns_pidfd_joins_several_at_once)
 		{ .flags = CLONE_NEWUTS | CLONE_NEWNET },
 		{ 0 },
 	};
-	int rc;
 
 	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, pidfd_worker, reqs);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
-	ASSERT_EQ(0, rc);
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
 /*
@@ -681,15 +672,12 @@ TEST(setns_pidfd_all_or_nothing)
 		{ .flags = PIDFD_SET, .threaded = true },
 		{ 0 },
 	};
-	int rc;
 
 	NS_NEED_ADMIN_OR_USERNS();
-
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
-	rc = ns_run_admin(0, pidfd_worker, reqs);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
-	ASSERT_EQ(0, rc);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
 TEST_HARNESS_MAIN
