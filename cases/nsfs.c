@@ -680,4 +680,68 @@ TEST(setns_pidfd_all_or_nothing)
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
+/* Without CAP_SYS_ADMIN of its own: UTS|NET alone refused, with USER all three joined. */
+static int join_owned_by_pidfd(void *arg)
+{
+	const int others = CLONE_NEWUTS | CLONE_NEWNET;
+	struct pidfd_req *r = arg;
+	int joined, other;
+
+	errno = 0;
+	if (setns(r->pidfd, others) != -1 || errno != EPERM)
+		return child_fail("setns(pidfd, UTS|NET) without CAP_SYS_ADMIN: %m, not EPERM");
+	if (count_joined(r->holder, CLONE_NEWUSER | others, &joined, &other))
+		return 1;
+	if (joined)
+		return child_fail("the refused setns(pidfd, UTS|NET) joined %d namespaces",
+				  joined);
+	if (setns(r->pidfd, CLONE_NEWUSER | others))
+		return child_fail("setns(pidfd, USER|UTS|NET): %m");
+	if (count_joined(r->holder, CLONE_NEWUSER | others, &joined, &other))
+		return 1;
+	if (other)
+		return child_fail("setns(pidfd, USER|UTS|NET) returned 0, %d not joined", other);
+	return 0;
+}
+
+static int pidfd_user_worker(void *arg)
+{
+	struct pidfd_req r = { 0 };
+	struct ns_holder h;
+	int rc;
+
+	(void)arg;
+	if (ns_become_unprivileged())
+		return child_fail("cannot give up privileges: %m");
+	/* without CAP_SYS_ADMIN the holder is in a user namespace of its own too */
+	if (ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL))
+		return child_fail("cannot start a holder");
+	r.holder = h.pid;
+	r.pidfd = ns_pidfd_open(h.pid);
+	if (ns_same_as_self(h.pid, "user") != 0)
+		rc = child_fail("the holder is not in a new user namespace");
+	else if (r.pidfd < 0)
+		rc = child_fail("pidfd_open: %m");
+	else
+		rc = ns_run(0, join_owned_by_pidfd, &r);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * setns(pidfd) with CLONE_NEWUSER joins the other namespaces with the capabilities of the user ns
+ * joined: a caller without CAP_SYS_ADMIN joins UTS and net namespaces it owns (setns(2) example).
+ *
+ * The same call without CLONE_NEWUSER is the control: EPERM, nothing
+ * joined.  setns(2): "the following code would move the caller into the
+ * same user, network, and UTS namespaces as PID 1234".
+ */
+TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
+}
+
 TEST_HARNESS_MAIN
