@@ -18,6 +18,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,31 +570,78 @@ static int kept_alive(struct mark *m)
 	return ns_run(0, find_mark, m);
 }
 
-static int keep_each_by_fd(void *arg)
+/* The holder's namespace kept by an open fd: into @m->fd; the holder ends. */
+static int keep_by_fd(struct ns_holder *h, struct mark *m)
 {
-	(void)arg;
-	if (ns_unshare_userns_root(0))
+	m->fd = ns_open(h->pid, marked_file(m));
+	if (m->fd < 0) {
+		ns_holder_stop(h);
+		errno = -m->fd;
+		return child_fail("open the holder's %s: %m", marked_file(m));
+	}
+	return end_marked(h);
+}
+
+/* The holder's namespace kept by a bind mount on @dir/<type> alone; then opened into @m->fd. */
+static int keep_by_bind(struct ns_holder *h, struct mark *m, const char *dir)
+{
+	char file[96], src[64];
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/%s", dir, m->t->name);
+	snprintf(src, sizeof(src), "/proc/%d/ns/%s", h->pid, marked_file(m));
+	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0 || close(fd) || mount(src, file, NULL, MS_BIND, NULL)) {
+		ns_holder_stop(h);
+		return child_fail("bind %s on %s: %m", src, file);
+	}
+	/* no fd is open while the holder goes: only the mount keeps it */
+	if (end_marked(h))
+		return 1;
+	m->fd = open(file, O_RDONLY | O_CLOEXEC);
+	return m->fd < 0 ? child_fail("open %s: %m", file) : 0;
+}
+
+/* For each type: a marked namespace, kept by an fd or (@arg true) a bind mount, still alive. */
+static int keep_each(void *arg)
+{
+	bool by_bind = *(bool *)arg;
+	cpu_set_t one;
+	char dir[64];
+
+	/*
+	 * Our mount namespace and each holder's are made on one CPU, so that
+	 * the holder's id is the higher one: mnt_ns_loop() compares ids, which
+	 * since 6.18 come from per-CPU batches (see mnt_ns_file_binds_into_older_ns).
+	 */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (by_bind && sched_setaffinity(0, sizeof(one), &one))
+		return child_fail("sched_setaffinity: %m");
+	if (ns_unshare_userns_root(by_bind ? CLONE_NEWNS : 0))
 		return child_fail("cannot become root of a new user namespace: %m");
+	snprintf(dir, sizeof(dir), "/tmp/nsc-keep-%d", getpid());
+	if (by_bind && (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+			mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir(dir, 0700)))
+		return child_fail("private tmpfs on /tmp: %m");
 	for (int i = 0; i < NS_NTYPES; i++) {
-		struct mark m = { .t = &ns_types[i] };
+		struct mark m = { .t = &ns_types[i], .fd = -1 };
 		struct ns_holder h;
 		int rc;
 
 		if (!ns_type_available(m.t->name))
 			continue;
-		snprintf(m.name, sizeof(m.name), "nsc-fd-%d-%s", getpid(), m.t->name);
+		snprintf(m.name, sizeof(m.name), "nsc-mark-%d-%s", getpid(), m.t->name);
 		if (start_marked(&h, &m))
 			return 1;
-		m.fd = ns_open(h.pid, marked_file(&m));
-		if (m.fd < 0) {
-			ns_holder_stop(&h);
-			errno = -m.fd;
-			return child_fail("open the holder's %s: %m", marked_file(&m));
-		}
-		rc = end_marked(&h) ?: kept_alive(&m);
-		close(m.fd);
+		rc = by_bind ? keep_by_bind(&h, &m, dir) : keep_by_fd(&h, &m);
+		if (!rc)
+			rc = kept_alive(&m);
+		if (m.fd >= 0)
+			close(m.fd);
 		if (rc)
-			return child_fail("%s namespace kept by an open fd", m.t->name);
+			return child_fail("%s namespace kept by %s", m.t->name,
+					  by_bind ? "a bind mount" : "an open fd");
 	}
 	return 0;
 }
@@ -608,67 +657,145 @@ static int keep_each_by_fd(void *arg)
  */
 TEST(open_fd_keeps_every_type_alive)
 {
+	bool by_bind = false;
+
 	NS_NEED_USERNS();
-	ASSERT_EQ(0, ns_run(0, keep_each_by_fd, NULL));
+	ASSERT_EQ(0, ns_run(0, keep_each, &by_bind));
 }
 
-static int keep_each_by_bind(void *arg)
+/*
+ * A bind mount of /proc/PID/ns/X keeps a namespace of each type alive the same way, with no fd open
+ * (namespaces(7) "Namespace lifetime"; nsfs.c's bind mount test checks uts alone).
+ */
+TEST(bind_mount_keeps_every_type_alive)
 {
-	char dir[64];
+	bool by_bind = true;
 
-	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS))
-		return child_fail("cannot become root of new user and mount namespaces: %m");
-	snprintf(dir, sizeof(dir), "/tmp/nsc-keep-%d", getpid());
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir(dir, 0700))
-		return child_fail("private tmpfs on /tmp: %m");
-	for (int i = 0; i < NS_NTYPES; i++) {
-		struct mark m = { .t = &ns_types[i] };
-		char file[96], src[64];
-		struct ns_holder h;
-		int fd, rc;
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(0, keep_each, &by_bind));
+}
 
-		if (!ns_type_available(m.t->name))
-			continue;
-		snprintf(m.name, sizeof(m.name), "nsc-bind-%d-%s", getpid(), m.t->name);
-		snprintf(file, sizeof(file), "%s/%s", dir, m.t->name);
-		fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return child_fail("create %s: %m", file);
-		close(fd);
-		if (start_marked(&h, &m))
-			return 1;
-		snprintf(src, sizeof(src), "/proc/%d/ns/%s", h.pid, marked_file(&m));
-		if (mount(src, file, NULL, MS_BIND, NULL)) {
-			ns_holder_stop(&h);
-			return child_fail("bind %s on %s: %m", src, file);
-		}
-		/* no fd open while the holder goes: only the mount keeps it */
-		rc = end_marked(&h);
-		m.fd = rc ? -1 : open(file, O_RDONLY | O_CLOEXEC);
-		if (!rc && m.fd < 0)
-			rc = child_fail("open %s: %m", file);
-		if (!rc)
-			rc = kept_alive(&m);
-		if (m.fd >= 0)
-			close(m.fd);
-		if (rc)
-			return child_fail("%s namespace kept by a bind mount", m.t->name);
+/* --- the mount namespace loop check ---------------------------------------- */
+
+/* In the holder, a new mount namespace: binding its creator's (older) one here is refused. */
+static int bind_older_refused(void *arg)
+{
+	char src[64];
+
+	snprintf(src, sizeof(src), "/proc/%d/ns/mnt", getppid());
+	errno = 0;
+	if (mount(src, arg, NULL, MS_BIND, NULL) != -1 || errno != EINVAL) {
+		if (!errno)
+			umount2(arg, MNT_DETACH);
+		return child_fail("bind of the older mount ns %s on %s in a newer one: %m, not "
+				  "EINVAL", src, (char *)arg);
 	}
 	return 0;
 }
 
+/* Run on @cpu alone from now on (our children too). */
+static int pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? child_fail("pin to cpu %d: %m", cpu) : 0;
+}
+
+/* NS_GET_ID of a uts namespace made now (every type draws from one id space), 0 before 6.18. */
+static int fresh_id(uint64_t *id)
+{
+	int fd, rc = 0;
+
+	*id = 0;
+	if (unshare(CLONE_NEWUTS))
+		return child_fail("unshare(CLONE_NEWUTS): %m");
+	fd = ns_open(0, "uts");
+	if (fd < 0 || (ioctl(fd, NS_GET_ID, id) && errno != ENOTTY))
+		rc = child_fail("NS_GET_ID: %m");
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int mnt_loop_worker(void *arg)
+{
+	char file[80], own[] = "/tmp/own";
+	uint64_t id, top_id = 0;
+	int top = -1, fd, rc = 0;
+	cpu_set_t allowed;
+
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("cannot become root of a new user namespace: %m");
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return child_fail("sched_getaffinity: %m");
+	/* the CPU whose ids are now the highest: our namespace is made there */
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &allowed))
+			continue;
+		if (pin_to(c) || fresh_id(&id))
+			return 1;
+		if (top < 0 || id > top_id) {
+			top = c;
+			top_id = id;
+		}
+	}
+	if (pin_to(top) || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
+		return child_fail("a mount namespace with a tmpfs on /tmp: %m");
+	/* the control: our own namespace's file is refused in it */
+	fd = open(own, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0 || close(fd))
+		return child_fail("create %s: %m", own);
+	errno = 0;
+	if (mount("/proc/self/ns/mnt", own, NULL, MS_BIND, NULL) != -1 || errno != EINVAL)
+		return child_fail("bind of our own mount ns into it: %m, not EINVAL");
+	/* a namespace made later, on each CPU: its file binds here */
+	for (int c = 0; c < CPU_SETSIZE && !rc; c++) {
+		struct ns_holder h;
+		char src[64];
+
+		if (!CPU_ISSET(c, &allowed))
+			continue;
+		snprintf(file, sizeof(file), "/tmp/cpu%d", c);
+		fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		if (fd < 0 || close(fd))
+			return child_fail("create %s: %m", file);
+		if (pin_to(c))
+			return 1;
+		if (ns_holder_start(&h, CLONE_NEWNS, bind_older_refused, file))
+			return child_fail("the holder made on cpu %d failed", c);
+		snprintf(src, sizeof(src), "/proc/%d/ns/mnt", h.pid);
+		if (mount(src, file, NULL, MS_BIND, NULL))
+			rc = child_fail("bind of the mount ns made later on cpu %d into ours (made on "
+					"cpu %d): %m", c, top);
+		else
+			umount2(file, MNT_DETACH);
+		if (ns_holder_stop(&h) && !rc)
+			rc = child_fail("holder failed");
+	}
+	return rc;
+}
+
 /*
- * A bind mount of /proc/PID/ns/X keeps a namespace of each of the eight types alive with no process
- * left: opened and joined, it still has its mark (namespaces(7) "Namespace lifetime").
+ * A mount ns file binds only into an older mount namespace: a newer one's binds into ours, ours
+ * is refused (EINVAL) in ours and in a newer one (linux:4ce5d2b1a8fd, mnt_ns_loop()).
  *
- * bind_mount_keeps_namespace_alive_after_exit (nsfs.c) checks uts alone.
+ * The check keeps a mount namespace from pinning itself through a chain of
+ * bind mounts.  It compares namespace ids; since linux:7d7d16498958 ("mnt:
+ * support ns lookup", 6.18) those come from per-CPU batches
+ * (gen_cookie_next()), so a namespace made later on another CPU can have
+ * the lower id.  Our namespace is made on the CPU whose ids are highest
+ * and a newer one on every CPU: on two CPUs or more a kernel ordering by
+ * those ids lets the newer one bind ours (fixtures/expectations).
  */
-TEST(bind_mount_keeps_every_type_alive)
+TEST(mnt_ns_file_binds_into_older_ns)
 {
 	NS_NEED_USERNS();
-	ASSERT_EQ(0, ns_run(0, keep_each_by_bind, NULL));
+	ASSERT_EQ(0, ns_run(0, mnt_loop_worker, NULL));
 }
 
 TEST_HARNESS_MAIN
