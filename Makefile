@@ -26,6 +26,8 @@ LDLIBS_net_veth := $(LDLIBS_net)
 CPPFLAGS_net_veth := $(CPPFLAGS_net)
 LDLIBS_net_rules := $(LDLIBS_net)
 CPPFLAGS_net_rules := $(CPPFLAGS_net)
+LDLIBS_net_phys := $(LDLIBS_net)
+CPPFLAGS_net_phys := $(CPPFLAGS_net)
 
 CASE_SRCS := $(sort $(wildcard cases/*.c))
 CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))

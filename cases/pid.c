@@ -12,9 +12,11 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -507,6 +509,197 @@ TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 	EXPECT_EQ(43, si.si_status);
 	EXPECT_EQ(43, pidns_reap(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
+}
+
+/* --- kill(-1) ------------------------------------------------------------- */
+
+enum { KA_INIT, KA_MEMBER, KA_NESTED_INIT, KA_SENDER, KA_OUTSIDE, KA_N };
+
+struct killall_rec {
+	int ready;		/* observers that have SIGURG blocked */
+	int sent;		/* the sender's kill(-1) has returned */
+	int kill_rc, kill_err;
+	int got[KA_N];		/* SIGURG pending for each, once sent */
+	int done[KA_N];
+};
+
+static bool wait_flag(int *flag, int want)
+{
+	long end = ns_now_ms() + NS_WAIT_MS;
+
+	while (__atomic_load_n(flag, __ATOMIC_SEQ_CST) < want) {
+		if (ns_now_ms() > end)
+			return false;
+		poll(NULL, 0, 5);
+	}
+	return true;
+}
+
+/* SIGURG is blocked (inherited): say ready, and once the sender is done, whether it came. */
+static int killall_observe(struct killall_rec *r, int idx)
+{
+	sigset_t pending;
+
+	__atomic_add_fetch(&r->ready, 1, __ATOMIC_SEQ_CST);
+	if (!wait_flag(&r->sent, 1))
+		return child_fail("the sender did not send");
+	sigpending(&pending);
+	r->got[idx] = sigismember(&pending, SIGURG);
+	r->done[idx] = 1;
+	return 0;
+}
+
+static int killall_sender(struct killall_rec *r)
+{
+	sigset_t pending;
+
+	if (!wait_flag(&r->ready, KA_N - 1))
+		return child_fail("the observers did not get ready");
+	r->kill_rc = kill(-1, SIGURG);
+	r->kill_err = errno;
+	/* kill() has queued the signal on every target when it returns. */
+	sigpending(&pending);
+	r->got[KA_SENDER] = sigismember(&pending, SIGURG);
+	r->done[KA_SENDER] = 1;
+	__atomic_store_n(&r->sent, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* H, PID 1: a member M, a nested namespace's init D, the sender S; H observes too. */
+static int killall_init(struct killall_rec *r)
+{
+	pid_t m, d, snd;
+	int rc;
+
+	m = ns_clone(0);
+	if (m == 0)
+		_exit(killall_observe(r, KA_MEMBER));
+	d = ns_clone(CLONE_NEWPID);
+	if (d == 0)
+		_exit(killall_observe(r, KA_NESTED_INIT));
+	snd = ns_clone(0);
+	if (snd == 0)
+		_exit(killall_sender(r));
+	if (m < 0 || d < 0 || snd < 0)
+		return child_fail("fork: %m");
+	rc = killall_observe(r, KA_INIT);
+	rc |= ns_wait(m, NS_WAIT_MS) | ns_wait(d, NS_WAIT_MS) | ns_wait(snd, NS_WAIT_MS);
+	return rc;
+}
+
+/*
+ * kill(-1) from inside signals every process the namespace can see but its init and the caller:
+ * members and nested namespaces, nothing outside (kill(2), pid_namespaces(7)).
+ *
+ * All block SIGURG (ignored by default: a kernel that leaks the signal out
+ * harms nobody), so it stays pending where it arrives, also at an init,
+ * whose blocked signals are queued whatever its handlers; after kill()
+ * returns each looks at its pending set.  The member M and the init D of a
+ * nested namespace have it; the namespace's init H, the sender S and a
+ * process O outside the namespace (same uid) do not.
+ */
+TEST_F(pidns, kill_minus_one_reaches_only_members_below_init)
+{
+	struct killall_rec *r = ns_shared_page(4096);
+	sigset_t urg, old;
+	pid_t o, h;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	sigemptyset(&urg);
+	sigaddset(&urg, SIGURG);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &urg, &old));
+	o = pidns_track(ns_clone(0));
+	if (o == 0)
+		_exit(killall_observe(r, KA_OUTSIDE));
+	h = o < 0 ? -1 : pidns_new_child(0);
+	if (h == 0)
+		_exit(killall_init(r));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ASSERT_GE(o, 0);
+	ASSERT_GE(h, 0);
+	EXPECT_EQ(0, pidns_reap(h, 2 * NS_WAIT_MS));
+	EXPECT_EQ(0, pidns_reap(o, 2 * NS_WAIT_MS));
+	EXPECT_EQ(0, r->kill_rc) TH_LOG("kill(-1, SIGURG): %s", strerror(r->kill_err));
+	for (int i = 0; i < KA_N; i++) {
+		ASSERT_TRUE(r->done[i]) TH_LOG("observer %d did not report", i);
+	}
+	EXPECT_TRUE(r->got[KA_MEMBER]);
+	EXPECT_TRUE(r->got[KA_NESTED_INIT]);
+	EXPECT_FALSE(r->got[KA_INIT]);
+	EXPECT_FALSE(r->got[KA_SENDER]);
+	EXPECT_FALSE(r->got[KA_OUTSIDE]);
+}
+
+/* --- setpriority() by PID ----------------------------------------------------- */
+
+struct nice_rec {
+	int base;			/* the test's nice value */
+	pid_t outside;			/* the test's PID */
+	int inner_set, inner_got;	/* H on its child by inner PID 2 */
+	int outside_err;		/* errno of H's setpriority() on the test */
+	int own_after;			/* H's nice after the test set it by outer PID */
+};
+
+static int nice_init(struct ns_sync *s, void *arg)
+{
+	struct nice_rec *r = arg;
+	pid_t m;
+
+	ns_sync_child_side(s);
+	m = ns_clone(0);
+	if (m == 0) {
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	if (m != 2)
+		return child_fail("first child is %d, not 2: %m", m);
+	r->inner_set = setpriority(PRIO_PROCESS, 2, r->base + 6) ? -errno : 0;
+	errno = 0;
+	r->inner_got = getpriority(PRIO_PROCESS, 2);
+	r->outside_err = setpriority(PRIO_PROCESS, r->outside, r->base + 6) ? errno : 0;
+	ns_sync_tell(s, true, NULL, 0);
+	if (ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the test");
+	r->own_after = getpriority(PRIO_PROCESS, 0);
+	kill(m, SIGKILL);
+	ns_wait(m, NS_WAIT_MS);
+	return 0;
+}
+
+/*
+ * setpriority() names processes by the caller's PIDs: inside by the inner PID, from the parent
+ * namespace by the outer one; a process outside is ESRCH (pid_namespaces(7)).
+ *
+ * H (PID 1) lowers the priority of its child by PID 2 and reads it back;
+ * the test lowers H's by the PID fork() gave it, and H sees the change;
+ * H's setpriority() on the test's PID fails with ESRCH.
+ */
+TEST_F(pidns, setpriority_uses_pids_of_callers_namespace)
+{
+	struct nice_rec *r = ns_shared_page(4096);
+	struct ns_sync s;
+	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	errno = 0;
+	r->base = getpriority(PRIO_PROCESS, 0);
+	ASSERT_EQ(0, errno);
+	/* Lowering priority needs no privilege; room for two steps is needed. */
+	ASSERT_LE(r->base, 13) TH_LOG("the test runs at nice %d", r->base);
+	r->outside = getpid();
+	pid = pidns_start_synced(&s, 0, nice_init, r);
+	ASSERT_GE(pid, 0);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, pid, r->base + 3));
+	ns_sync_tell(&s, false, NULL, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+	EXPECT_EQ(0, r->inner_set);
+	EXPECT_EQ(r->base + 6, r->inner_got);
+	EXPECT_EQ(ESRCH, r->outside_err);
+	EXPECT_EQ(r->base + 3, r->own_after);
 }
 
 TEST_HARNESS_MAIN

@@ -65,12 +65,13 @@ static int setns_refused(int own, int sibling)
 	return 0;
 }
 
-static int setns_refused_holder(struct ns_sync *s)
+static int setns_refused_holder(struct ns_sync *s, int *unused)
 {
 	int own, sibling;
 	pid_t k2, k1;
 	int rc;
 
+	(void)unused;
 	ns_sync_child_side(s);
 	if (pidns_mount_own_proc(&test_mnt))
 		return 1;
@@ -93,25 +94,43 @@ static int setns_refused_holder(struct ns_sync *s)
 }
 
 /*
+ * Start @holder(@s, @sv) in a child of the test in a new PID and mount namespace (a user
+ * namespace too when unprivileged), where it may mount its own /proc; @sv (when not NULL)
+ * becomes a credentials socket pair first.  The child's PID with our side of @s ready, or -1.
+ */
+static pid_t start_holder(struct ns_sync *s, int *sv, int (*holder)(struct ns_sync *, int *))
+{
+	pid_t pid;
+
+	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s) || (sv && pidns_cred_pair(sv)))
+		return -1;
+	pid = pidns_new_child(CLONE_NEWNS);
+	if (pid == 0)
+		_exit(holder(s, sv));
+	if (pid > 0)
+		ns_sync_parent_side(s);
+	return pid;
+}
+
+/* start_holder() without a socket pair; check that the holder exited 0. */
+static void run_holder(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *, int *))
+{
+	struct ns_sync s;
+	pid_t pid = start_holder(&s, NULL, holder);
+
+	ASSERT_GE(pid, 0);
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/*
  * setns() to a PID namespace that is an ancestor or a sibling fails with EINVAL (setns(2),
  * pid_namespaces(7)).
  */
 TEST_F(pidns, setns_to_ancestor_or_sibling_pidns_is_einval)
 {
-	struct ns_sync s;
-	pid_t pid;
-
 	NS_NEED_ADMIN_OR_USERNS();
-
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(CLONE_NEWNS);
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_refused_holder(&s));
-	ns_sync_parent_side(&s);
-	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
-	ns_sync_close(&s);
+	run_holder(_metadata, setns_refused_holder);
 }
 
 struct setns_view {
@@ -126,7 +145,7 @@ static int setns_child_report(int sock)
 	return pidns_send_creds(sock, me, sizeof(me)) ? 1 : 0;
 }
 
-static int setns_descendant_holder(struct ns_sync *s, int sv[2])
+static int setns_descendant_holder(struct ns_sync *s, int *sv)
 {
 	struct ns_ident before, after, pfc, target, childs;
 	struct setns_view v = { 0 };
@@ -180,14 +199,8 @@ TEST_F(pidns, setns_to_descendant_pidns_moves_only_later_children)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	ASSERT_EQ(0, pidns_cred_pair(sv));
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = start_holder(&s, sv, setns_descendant_holder);
 	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(setns_descendant_holder(&s, sv));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_ident_of(pid, "pid", &before));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(1, v.self);
@@ -285,6 +298,164 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	EXPECT_TRUE(r.fork_ok);
 	EXPECT_EQ(0, pidns_reap(pid, 2 * NS_WAIT_MS));
 	ns_sync_close(&s);
+}
+
+/* --- setns() into a grandchild, and into a namespace whose init is gone --- */
+
+struct grandchild_view {
+	int setns_err;			/* errno of setns() into R, 0 when it worked */
+	int pfc_is_r;			/* pid_for_children names R afterwards */
+	pid_t child_self, child_ppid;	/* getpid()/getppid() of the child C, inside R */
+	pid_t child_ppid_seen;		/* C's PPid: through H's /proc */
+	int child_levels;		/* entries of C's NSpid: through H's /proc */
+};
+
+/* K2, init of R two levels below H: say who we are (H learns our PID), then idle. */
+static int grandchild_init(int sock)
+{
+	pid_t me = getpid();
+
+	if (pidns_send_creds(sock, &me, sizeof(me)))
+		return 1;
+	poll(NULL, 0, NS_WAIT_MS);
+	return 0;
+}
+
+static int grandchild_holder(struct ns_sync *s, int *sv)
+{
+	struct grandchild_view v = { 0 };
+	struct ns_ident r_id, pfc;
+	pid_t k1, k2, c, got[2], sender;
+	int fd;
+
+	ns_sync_child_side(s);
+	if (pidns_mount_own_proc(&test_mnt))
+		return 1;
+	/* H (PID 1 of P) -> K1 (init of Q) -> K2 (init of R). */
+	k1 = ns_clone(CLONE_NEWPID);
+	if (k1 < 0)
+		return child_fail("clone Q: %m");
+	if (k1 == 0) {
+		pid_t k = ns_clone(CLONE_NEWPID);
+
+		if (k == 0)
+			_exit(grandchild_init(sv[1]));
+		_exit(k < 0 ? child_fail("clone R: %m") : ns_wait(k, 2 * NS_WAIT_MS));
+	}
+	if (pidns_recv_creds(sv[0], got, sizeof(pid_t), &k2, NS_WAIT_MS))
+		return child_fail("no word from R's init");
+	fd = ns_open(k2, "pid");
+	if (fd < 0 || ns_ident_of(k2, "pid", &r_id))
+		return child_fail("open R's ns/pid: %s", strerror(-fd));
+	if (setns(fd, CLONE_NEWPID))
+		v.setns_err = errno;
+	ns_ident_of(0, "pid_for_children", &pfc);
+	v.pfc_is_r = ns_ident_eq(&pfc, &r_id);
+	c = v.setns_err ? -1 : ns_clone(0);
+	if (c == 0) {
+		pid_t me[2] = { getpid(), getppid() };
+
+		pidns_send_creds(sv[1], me, sizeof(me));
+		poll(NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	if (c > 0 && !pidns_recv_creds(sv[0], got, sizeof(got), &sender, NS_WAIT_MS)) {
+		pid_t ids[PIDNS_MAX_LEVELS];
+
+		v.child_self = got[0];
+		v.child_ppid = got[1];
+		v.child_ppid_seen = pidns_status_field(c, "PPid:");
+		v.child_levels = pidns_nspid(c, ids, PIDNS_MAX_LEVELS);
+	}
+	ns_sync_tell(s, true, &v, sizeof(v));
+	/* Q's init going kills R and C with it. */
+	kill(k1, SIGKILL);
+	if (c > 0)
+		ns_wait(c, NS_WAIT_MS);
+	return ns_wait(k1, NS_WAIT_MS) == 128 + SIGKILL ? 0 : 1;
+}
+
+/*
+ * setns() into a grandchild PID ns is allowed: the caller's next child is in it, with its parent
+ * two levels above (setns(2) "child, grandchild, etc.").
+ *
+ * pid_namespaces(7) says the parent of a process is in the same namespace
+ * or in the immediate parent one, which setns() into a grandchild breaks:
+ * C is PID 2 of R with getppid() 0, and its parent H is PID 1 of P, two
+ * levels up (README).
+ */
+TEST_F(pidns, setns_to_grandchild_pidns_parent_two_levels_up)
+{
+	struct grandchild_view v;
+	struct ns_sync s;
+	int sv[2];
+	pid_t pid;
+
+	NS_NEED_ADMIN_OR_USERNS();
+
+	pid = start_holder(&s, sv, grandchild_holder);
+	ASSERT_GE(pid, 0);
+	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
+	EXPECT_EQ(0, v.setns_err) TH_LOG("setns into a grandchild: %s", strerror(v.setns_err));
+	EXPECT_TRUE(v.pfc_is_r);
+	EXPECT_EQ(2, v.child_self);
+	EXPECT_EQ(0, v.child_ppid);
+	/* H sees C as its own child, and C has a PID in P, Q and R. */
+	EXPECT_EQ(1, v.child_ppid_seen);
+	EXPECT_EQ(3, v.child_levels);
+	EXPECT_EQ(0, pidns_reap(pid, 2 * NS_WAIT_MS));
+	ns_sync_close(&s);
+}
+
+/* H: a child namespace whose init has exited, joined by setns() through a kept fd. */
+static int dead_init_holder(struct ns_sync *s, int *unused)
+{
+	struct ns_ident q, pfc;
+	int fd, rc, err;
+	pid_t k, again;
+
+	(void)unused;
+	ns_sync_child_side(s);
+	if (pidns_mount_own_proc(&test_mnt))
+		return 1;
+	k = idle_pidns_child();
+	if (k < 0)
+		return child_fail("clone: %m");
+	fd = ns_open(k, "pid");
+	if (fd < 0 || ns_ident_of(k, "pid", &q))
+		return child_fail("open the child's ns/pid: %s", strerror(-fd));
+	kill(k, SIGKILL);
+	rc = ns_wait(k, NS_WAIT_MS);
+	if (rc != 128 + SIGKILL)
+		return child_fail("the namespace's init did not die of SIGKILL (%d)", rc);
+	/* The fd keeps the namespace: setns() into it works... */
+	if (setns(fd, CLONE_NEWPID))
+		return child_fail("setns into the namespace of a dead init: %m");
+	if (ns_ident_of(0, "pid_for_children", &pfc) || !ns_ident_eq(&pfc, &q))
+		return child_fail("pid_for_children is not the joined namespace");
+	/* ...but no process can be created there. */
+	again = ns_clone(0);
+	err = errno;
+	if (again == 0)
+		_exit(0);
+	if (again > 0) {
+		ns_wait(again, NS_WAIT_MS);
+		return child_fail("fork into a namespace whose init died gave PID %d", again);
+	}
+	return err == ENOMEM ? 0 : child_fail("fork there: %s, not ENOMEM", strerror(err));
+}
+
+/*
+ * After setns() through a kept ns/pid fd into a namespace whose init has exited, fork() fails with
+ * ENOMEM (pid_namespaces(7)).
+ *
+ * pid_namespaces(7) names this scenario: the setns() itself succeeds,
+ * pid_for_children names the dead namespace, and the fork() is refused.
+ */
+TEST_F(pidns, fork_after_setns_into_namespace_of_dead_init_is_enomem)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	run_holder(_metadata, dead_init_holder);
 }
 
 TEST_HARNESS_MAIN

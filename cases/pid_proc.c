@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,128 @@ TEST_F(pidns, nspid_starts_at_namespace_of_proc_mount)
 	EXPECT_EQ(levels + 1, r->n_old);
 	EXPECT_EQ(init, r->old_ids[r->n_old - 2 >= 0 ? r->n_old - 2 : 0]);
 	EXPECT_EQ(1, r->old_ids[r->n_old > 0 ? r->n_old - 1 : 0]);
+}
+
+/* --- NStgid, NSpgid and NSsid ------------------------------------------- */
+
+/* The four per-level lines of one status file, as read through the test's /proc. */
+struct ns_lines {
+	int n[4];
+	pid_t ids[4][PIDNS_MAX_LEVELS];
+};
+
+static const char *const ns_fields[4] = { "NSpid:", "NStgid:", "NSpgid:", "NSsid:" };
+
+struct idlines_rec {
+	struct ns_lines init, thread, child;	/* H (PID 1), its thread, its child G */
+	int tid;				/* the thread's gettid() inside */
+	int ready;				/* the thread has read its lines */
+};
+
+static int read_ns_lines(const char *path, struct ns_lines *l)
+{
+	char buf[8192];
+
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return child_fail("read %s: %m", path);
+	for (int i = 0; i < 4; i++)
+		l->n[i] = pidns_parse_nsfield(buf, ns_fields[i], l->ids[i], PIDNS_MAX_LEVELS);
+	return 0;
+}
+
+static void *idlines_thread(void *arg)
+{
+	struct idlines_rec *r = arg;
+
+	r->tid = gettid();
+	if (read_ns_lines("/proc/thread-self/status", &r->thread) == 0)
+		__atomic_store_n(&r->ready, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* H, PID 1 of a new namespace: new session, child G (PID 2), thread (TID 3). */
+static int idlines_init(struct idlines_rec *r)
+{
+	struct ns_sync s;
+	pthread_t th;
+	pid_t g;
+	int rc;
+
+	if (setsid() < 0)
+		return child_fail("setsid: %m");
+	if (ns_sync_init(&s))
+		return child_fail("sync: %m");
+	g = ns_clone(0);
+	if (g < 0)
+		return child_fail("fork: %m");
+	if (g == 0) {
+		ns_sync_child_side(&s);
+		rc = read_ns_lines("/proc/self/status", &r->child);
+		ns_sync_tell(&s, true, NULL, 0);
+		/* Stay until H has read everything. */
+		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
+		_exit(rc);
+	}
+	ns_sync_parent_side(&s);
+	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the child");
+	if (pthread_create(&th, NULL, idlines_thread, r))
+		return child_fail("pthread_create failed");
+	pthread_join(th, NULL);
+	rc = read_ns_lines("/proc/self/status", &r->init);
+	ns_sync_tell(&s, false, NULL, 0);
+	if (ns_wait(g, NS_WAIT_MS))
+		return child_fail("the child failed");
+	return rc || !r->ready ? child_fail("the thread read nothing") : 0;
+}
+
+/* The last two entries of line @f of @l: the test's level, then the new namespace's. */
+#define LAST2(l, f, outer, inner) do {						\
+	ASSERT_EQ(levels + 1, (l)->n[f]) TH_LOG("%s", ns_fields[f]);		\
+	EXPECT_EQ(outer, (l)->ids[f][levels - 1]) TH_LOG("%s", ns_fields[f]);	\
+	EXPECT_EQ(inner, (l)->ids[f][levels]) TH_LOG("%s", ns_fields[f]);	\
+} while (0)
+
+/*
+ * NStgid, NSpgid and NSsid give the thread group, process group and session ID at each level, as
+ * NSpid does for the PID (proc(5) /proc/pid/status, 4.1+).
+ *
+ * H (PID 1 of a new namespace, pid X for the test) calls setsid() and
+ * forks G (PID 2); a thread of H gets TID 3.  Read through the test's
+ * /proc, every line has one entry per level: the thread's NStgid is H's
+ * (X, 1) while its NSpid is its own; G's NSpgid and NSsid are H's.
+ */
+TEST_F(pidns, status_nstgid_nspgid_nssid_list_ids_per_level)
+{
+	struct idlines_rec *r = ns_shared_page(4096);
+	pid_t x, y, z;
+	int levels;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	levels = pidns_self_levels();
+	NS_NEED_FEATURE(levels == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
+	ASSERT_LE(1, levels);
+	x = pidns_new_child(0);
+	ASSERT_GE(x, 0);
+	if (x == 0)
+		_exit(idlines_init(r));
+	ASSERT_EQ(0, pidns_reap(x, NS_WAIT_MS));
+	EXPECT_EQ(3, r->tid);
+	for (int f = 0; f < 4; f++)
+		LAST2(&r->init, f, x, 1);
+	y = r->thread.ids[0][levels - 1];
+	z = r->child.ids[0][levels - 1];
+	EXPECT_NE(x, y);
+	EXPECT_NE(x, z);
+	LAST2(&r->thread, 0, y, 3);
+	LAST2(&r->thread, 1, x, 1);
+	LAST2(&r->thread, 2, x, 1);
+	LAST2(&r->thread, 3, x, 1);
+	LAST2(&r->child, 0, z, 2);
+	LAST2(&r->child, 1, z, 2);
+	LAST2(&r->child, 2, x, 1);
+	LAST2(&r->child, 3, x, 1);
 }
 
 TEST_HARNESS_MAIN

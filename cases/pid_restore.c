@@ -19,6 +19,7 @@
 
 #include "nsconform.h"
 #include "nsapi.h"
+#include "netns.h"
 #include "pidns.h"
 #include "kselftest_harness.h"
 
@@ -477,6 +478,200 @@ TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(last_pid_writer(uid, gid));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+/* --- CAP_CHECKPOINT_RESTORE and the search from ns_last_pid ---------------- */
+
+#ifndef CAP_CHECKPOINT_RESTORE
+#define CAP_CHECKPOINT_RESTORE 40
+#endif
+
+/* 1 when the kernel lacks CAP_CHECKPOINT_RESTORE (cap_last_cap below 40). */
+static int no_cap_checkpoint_restore(void)
+{
+	long last;
+
+	return ns_read_long("/proc/sys/kernel/cap_last_cap", &last) == 0 &&
+	       last < CAP_CHECKPOINT_RESTORE;
+}
+
+/* In a PID namespace our user namespace owns: keep CAP_CHECKPOINT_RESTORE, drop CAP_SYS_ADMIN. */
+static int only_checkpoint_restore(void)
+{
+	if (cap_drop_effective(CAP_SYS_ADMIN))
+		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
+	if (!ns_cap_effective(CAP_CHECKPOINT_RESTORE))
+		return child_fail("CAP_CHECKPOINT_RESTORE is not effective");
+	return 0;
+}
+
+/* Fork a child that exits at once; its PID (reaped), or -1. */
+static pid_t fork_and_reap(void)
+{
+	pid_t c = ns_clone(0);
+
+	if (c == 0)
+		_exit(0);
+	if (c > 0)
+		ns_wait(c, NS_WAIT_MS);
+	return c;
+}
+
+static int cr_last_pid(void)
+{
+	pid_t c;
+	int err;
+
+	if (only_checkpoint_restore())
+		return 1;
+	err = write_last_pid("499");
+	if (err)
+		return child_fail("write with CAP_CHECKPOINT_RESTORE only: %s", strerror(-err));
+	c = fork_and_reap();
+	if (c != 500)
+		return child_fail("fork after writing 499 gave %d", c);
+	if (cap_drop_effective(CAP_CHECKPOINT_RESTORE))
+		return child_fail("cannot drop CAP_CHECKPOINT_RESTORE: %m");
+	err = write_last_pid("599");
+	if (err != -EPERM)
+		return child_fail("write with neither capability: %s, not EPERM",
+				  err ? strerror(-err) : "allowed");
+	return 0;
+}
+
+static int cr_set_tid(void)
+{
+	pid_t want = 77, other = 78, pid;
+
+	if (only_checkpoint_restore())
+		return 1;
+	pid = clone3_tids(0, &want, 1);
+	if (pid == 0)
+		_exit(getpid() == 77 ? 0 : 1);
+	if (pid != 77)
+		return child_fail("set_tid {77} with CAP_CHECKPOINT_RESTORE only gave %d: %m", pid);
+	if (ns_wait(pid, NS_WAIT_MS))
+		return child_fail("the child is not PID 77 inside");
+	if (cap_drop_effective(CAP_CHECKPOINT_RESTORE))
+		return child_fail("cannot drop CAP_CHECKPOINT_RESTORE: %m");
+	pid = clone3_tids(0, &other, 1);
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		ns_wait(pid, NS_WAIT_MS);
+		return child_fail("set_tid with neither capability gave %d", pid);
+	}
+	return errno == EPERM ? 0 : child_fail("set_tid with neither capability: %m, not EPERM");
+}
+
+/*
+ * Root of a new user namespace in a PID namespace it owns (made while it
+ * still held CAP_SYS_ADMIN), then @fn there.
+ */
+static int cr_holder(uid_t uid, gid_t gid, int (*fn)(void))
+{
+	pid_t k;
+
+	if (map_self_root(uid, gid))
+		return 1;
+	k = ns_clone(CLONE_NEWPID);
+	if (k == 0)
+		_exit(fn());
+	return k < 0 ? child_fail("clone(CLONE_NEWPID): %m") : ns_wait(k, NS_WAIT_MS);
+}
+
+static void run_cr_holder(struct __test_metadata *_metadata, int (*fn)(void))
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid = pidns_track(ns_clone(CLONE_NEWUSER));
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(cr_holder(uid, gid, fn));
+	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
+}
+
+/*
+ * CAP_CHECKPOINT_RESTORE in the owning user namespace, without CAP_SYS_ADMIN, allows writing
+ * ns_last_pid; neither: EPERM (pid_namespaces(7), 5.9+).
+ */
+TEST_F(pidns, ns_last_pid_writable_with_cap_checkpoint_restore_alone)
+{
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED_FEATURE(no_cap_checkpoint_restore(), "CAP_CHECKPOINT_RESTORE", "5.9");
+	NS_NEED_USERNS();
+	run_cr_holder(_metadata, cr_last_pid);
+}
+
+/*
+ * CAP_CHECKPOINT_RESTORE in the owning user namespace, without CAP_SYS_ADMIN, allows clone3()
+ * set_tid; neither: EPERM (clone(2), 5.9+).
+ */
+TEST_F(pidns, clone3_set_tid_with_cap_checkpoint_restore_alone)
+{
+	const char *missing = set_tid_missing();
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	NS_NEED_FEATURE(no_cap_checkpoint_restore(), "CAP_CHECKPOINT_RESTORE", "5.9");
+	NS_NEED_USERNS();
+	run_cr_holder(_metadata, cr_set_tid);
+}
+
+/* In a new PID namespace: PIDs 2, 3 and 4 taken, 3 freed, ns_last_pid set to 1. */
+static int last_pid_hole(void)
+{
+	pid_t kids[3], c;
+	long after;
+	int err;
+
+	for (int i = 0; i < 3; i++) {
+		kids[i] = ns_clone(0);
+		if (kids[i] == 0) {
+			poll(NULL, 0, NS_WAIT_MS);
+			_exit(0);
+		}
+		if (kids[i] != i + 2)
+			return child_fail("child %d is PID %d, not %d: %m", i, kids[i], i + 2);
+	}
+	kill(kids[1], SIGKILL);
+	ns_wait(kids[1], NS_WAIT_MS);
+	err = write_last_pid("1");
+	if (err)
+		return child_fail("write " LAST_PID ": %s", strerror(-err));
+	c = fork_and_reap();
+	if (ns_read_long(LAST_PID, &after))
+		return child_fail("read " LAST_PID ": %m");
+	kill(kids[0], SIGKILL);
+	kill(kids[2], SIGKILL);
+	ns_wait(kids[0], NS_WAIT_MS);
+	ns_wait(kids[2], NS_WAIT_MS);
+	if (c != 3)
+		return child_fail("after writing 1 with 2 and 4 in use the next PID is %d, not 3", c);
+	if (after != 3)
+		return child_fail(LAST_PID " reads %ld after the fork, not 3", after);
+	return 0;
+}
+
+/*
+ * The next PID is the lowest unallocated one above ns_last_pid, which then shows it: PIDs in use
+ * are skipped (pid_namespaces(7)).
+ *
+ * With 2 and 4 in use and 3 free, writing 1 makes the next fork PID 3,
+ * not 2 (taken) nor 5 (after the highest).
+ */
+TEST_F(pidns, ns_last_pid_next_is_lowest_free_above_value)
+{
+	pid_t pid;
+
+	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED_ADMIN_OR_USERNS();
+	pid = pidns_new_child(0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(last_pid_hole());
 	EXPECT_EQ(0, pidns_reap(pid, NS_WAIT_MS));
 }
 

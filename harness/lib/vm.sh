@@ -14,6 +14,9 @@ qemu_cmd() {
 	qcmd=("$qemu")
 	[ -z "${qname:-}" ] || qcmd+=(-name "$qname")
 	qcmd+=(-accel "$accel" -cpu "$cpu" -smp 1 -m "$memory" -nodefaults -nographic -no-reboot)
+	# One PCI network card on a hub of its own (no host side): a physical
+	# device nobody uses, for cases/net_phys.c.
+	qcmd+=(-netdev hubport,id=n0,hubid=0 -device e1000,netdev=n0)
 	for s; do qcmd+=(-serial "$s"); done
 	qcmd+=(-kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$append")
 }
