@@ -334,6 +334,23 @@ static long mono_s(void)
 	return ts.tv_sec;
 }
 
+/* unshare(CLONE_NEWTIME) and give the new namespace CLOCK_MONOTONIC + OFFSET_S. */
+static int timens_with_offset(void)
+{
+	char line[64];
+	int err;
+
+	if (unshare(CLONE_NEWTIME))
+		return child_fail("unshare(CLONE_NEWTIME): %m");
+	snprintf(line, sizeof(line), "monotonic %d 0", OFFSET_S);
+	err = ns_write_proc(0, "timens_offsets", line);
+	if (err) {
+		errno = -err;
+		return child_fail("write timens_offsets: %m");
+	}
+	return 0;
+}
+
 /* A child: in @p->want, with the offset applied to its clock. */
 static int child_in_time_ns(const struct time_probe *p)
 {
@@ -359,20 +376,13 @@ static int child_in_time_ns(const struct time_probe *p)
 static int time_for_children_worker(void *arg)
 {
 	struct time_probe p;
-	char line[64];
-	int err, rc;
+	int rc;
 
 	(void)arg;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (unshare(CLONE_NEWTIME))
-		return child_fail("unshare(CLONE_NEWTIME): %m");
-	snprintf(line, sizeof(line), "monotonic %d 0", OFFSET_S);
-	err = ns_write_proc(0, "timens_offsets", line);
-	if (err) {
-		errno = -err;
-		return child_fail("write timens_offsets: %m");
-	}
+	if (timens_with_offset())
+		return 1;
 	if (ns_ident_of(0, "time_for_children", &p.want))
 		return child_fail("stat time_for_children: %m");
 	p.parent_s = mono_s();
@@ -417,9 +427,9 @@ struct mark {
 static int leave_mark(void *arg)
 {
 	struct mark *m = arg;
-	char path[80], line[64];
 	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd, err;
+	char path[80];
+	int fd;
 
 	switch (m->t->flag) {
 	case CLONE_NEWUTS:
@@ -449,15 +459,7 @@ static int leave_mark(void *arg)
 		break;
 	case CLONE_NEWTIME:
 		/* the holder stays outside; time_for_children is the namespace */
-		if (unshare(CLONE_NEWTIME))
-			return child_fail("unshare(CLONE_NEWTIME): %m");
-		snprintf(line, sizeof(line), "monotonic %d 0", OFFSET_S);
-		err = ns_write_proc(0, "timens_offsets", line);
-		if (err) {
-			errno = -err;
-			return child_fail("write timens_offsets: %m");
-		}
-		break;
+		return timens_with_offset();
 	}
 	return 0;
 }
