@@ -744,4 +744,86 @@ TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
 	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
 }
 
+/*
+ * In the holder (init of new PID and time namespaces): other ones for its
+ * children, and a child in them (pid_for_children resolves once it has one).
+ */
+static int new_for_children(void *arg)
+{
+	pid_t pid;
+
+	(void)arg;
+	if (unshare(CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0)))
+		return child_fail("unshare(CLONE_NEWPID | CLONE_NEWTIME): %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	return 0;
+}
+
+/* Our link @file names the holder's @its, not its @not_its (a different one). */
+static int names(const char *file, pid_t holder, const char *its, const char *not_its)
+{
+	struct ns_ident got, want, other;
+
+	if (ns_ident_of(0, file, &got) || ns_ident_of(holder, its, &want) ||
+	    ns_ident_of(holder, not_its, &other))
+		return child_fail("stat %s, %s or %s: %m", file, its, not_its);
+	if (ns_ident_eq(&want, &other))
+		return child_fail("the holder's %s is its %s", its, not_its);
+	if (ns_ident_eq(&got, &other))
+		return child_fail("after setns(pidfd) our %s is the holder's %s, not its %s",
+				  file, not_its, its);
+	if (!ns_ident_eq(&got, &want))
+		return child_fail("after setns(pidfd) our %s is not the holder's %s", file, its);
+	return 0;
+}
+
+static int join_active_by_pidfd(void *arg)
+{
+	struct pidfd_req *r = arg;
+	bool time = ns_type_available("time");
+
+	if (setns(r->pidfd, CLONE_NEWPID | (time ? CLONE_NEWTIME : 0)))
+		return child_fail("setns(pidfd, CLONE_NEWPID | CLONE_NEWTIME): %m");
+	return names("pid_for_children", r->holder, "pid", "pid_for_children") ?:
+	       (time ? names("time", r->holder, "time", "time_for_children") : 0);
+}
+
+static int pidfd_active_worker(void *arg)
+{
+	struct pidfd_req r = { 0 };
+	struct ns_holder h;
+	int rc;
+
+	(void)arg;
+	if (ns_holder_start(&h, CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0),
+			    new_for_children, NULL))
+		return child_fail("cannot start a holder");
+	r.holder = h.pid;
+	r.pidfd = ns_pidfd_open(h.pid);
+	rc = r.pidfd < 0 ? child_fail("pidfd_open: %m") : ns_run(0, join_active_by_pidfd, &r);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * setns(pidfd, CLONE_NEWPID | CLONE_NEWTIME) joins the PID and time namespaces the target is in,
+ * not those of its *_for_children links (setns(2) "the same namespaces as the thread").
+ *
+ * The target unshared both after it started, so each pair differs.  After
+ * the call our pid_for_children is its pid, our time its time.
+ */
+TEST(setns_pidfd_joins_the_targets_own_pid_and_time_ns)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_active_worker, NULL));
+}
+
 TEST_HARNESS_MAIN
