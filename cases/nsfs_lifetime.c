@@ -3,17 +3,19 @@
  * Namespace lifetime (namespaces(7) "Namespace lifetime"): what keeps a
  * namespace alive after its last member process is gone.  A child PID or
  * user namespace keeps its parent, a namespace keeps its owning user
- * namespace, pid_for_children and time_for_children keep theirs, a proc
- * mount keeps its PID namespace and an mqueue mount its IPC namespace, an
- * open fd or a bind mount keeps a namespace of any type; and
+ * namespace, pid_for_children and time_for_children keep theirs, an open
+ * fd or a bind mount keeps a namespace of any type (the proc and mqueue
+ * mounts are in nsfs_lifetime_mounts.c); and
  * NS_GET_PARENT / NS_GET_USERNS still answer with the same namespace once
  * every member has exited (ioctl_ns(2)).
  *
  * Every worker first becomes root of a user namespace of its own (in both
  * passes).  "Still alive" is shown by more than an inode number where the
  * namespace can be used: a kept user namespace is joined and its uid map
- * works, a kept time namespace still applies its offset to a new child,
- * and a namespace kept by a mount still counts against max_*_namespaces.
+ * works, a kept time namespace still applies its offset to a new child, a
+ * namespace kept by an fd or a bind mount still shows what its member left
+ * there.  Last, the loop check that lets a mount namespace file be bound
+ * only into an older mount namespace.
  */
 #define _GNU_SOURCE
 #include <errno.h>
