@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cgroup namespaces (4.6): who may create and join one, the root field of
- * a cgroup mount made outside the namespace, the nsdelegate mount option
- * (ignored on a mount made in a non-initial namespace) and the delegation
- * boundary it draws where the cgroup2 hierarchy was mounted with it.
+ * Cgroup namespaces (4.6): who may create and join one, and mount a cgroup
+ * filesystem in one, the root field of a cgroup mount made outside the
+ * namespace, the nsdelegate mount option (ignored on a mount made in a
+ * non-initial namespace) and the delegation boundary it draws where the
+ * cgroup2 hierarchy was mounted with it.
  * Sources: cgroup_namespaces(7), cgroups(7) "Cgroups v2 delegation:
- * nsdelegate and cgroup namespaces", unshare(2), setns(2).
+ * nsdelegate and cgroup namespaces", user_namespaces(7), unshare(2), setns(2).
  *
  * Cgroups of the test's own are made under its v2 cgroup (removed at the
  * end); without write access there the tests that need them SKIP.  Cgroup
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "cgroupns.h"
+#include "mntns.h"
 #include "nsconform.h"
 #include "userns.h"
 #include "kselftest_harness.h"
@@ -198,6 +200,111 @@ TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 }
 
 /* --- own v2 cgroups ----------------------------------------------------------- */
+
+/* --- mounting in a user namespace ------------------------------------------------ */
+
+struct mount_priv_rec {
+	char named[128];	/* "name=..." of a v1 named hierarchy we are in, or "" */
+	int v2_foreign, v2_own;	/* -errno of mounting cgroup2 in the test's / our cgroup ns */
+	int v1_foreign, v1_own;	/* the same for the named v1 hierarchy */
+	int v1_new;		/* -errno of mounting a v1 hierarchy of a new name in ours */
+	char v2_root[CGNS_PATH_MAX];	/* root field of the cgroup2 mount made in our ns */
+	int v2_lists_me;	/* its cgroup.procs lists us */
+};
+
+static int mount_cg(const char *dir, const char *type, const char *opts)
+{
+	return mount("none", dir, type, 0, opts) ? -errno : 0;
+}
+
+/* Whether the cgroup.procs file in @dir lists @pid. */
+static int procs_list(const char *dir, pid_t pid)
+{
+	char path[CGNS_PATH_MAX + 16], buf[8192], *line, *save;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (atoi(line) == pid)
+			return 1;
+	return 0;
+}
+
+static int mount_as_userns_root(void *arg)
+{
+	struct mount_priv_rec *r = arg;
+	char p[4][MNT_PATH_MAX];
+	struct cgns_mount m[4];
+	struct mnt_base b;
+	const char *rel[4] = { "v2a", "v2b", "v1a", "v1b" };
+	char fresh[64];
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("root of a new user namespace: %m");
+	if (mnt_base_enter(&b))
+		return child_fail("%s", b.why);
+	for (int i = 0; i < 4; i++)
+		if (mnt_mkdir(&b, rel[i]) || !mnt_path(p[i], &b, rel[i]))
+			return child_fail("mkdir: %m");
+	r->v2_foreign = mount_cg(p[0], "cgroup2", NULL);
+	if (r->named[0])
+		r->v1_foreign = mount_cg(p[2], "cgroup", r->named);
+	if (ns_unshare_admin(CLONE_NEWCGROUP))
+		return child_fail("unshare(CLONE_NEWCGROUP): %m");
+	r->v2_own = mount_cg(p[1], "cgroup2", NULL);
+	if (r->named[0]) {
+		r->v1_own = mount_cg(p[3], "cgroup", r->named);
+		snprintf(fresh, sizeof(fresh), "none,name=nsconform%d", getpid());
+		r->v1_new = mount_cg(p[2], "cgroup", fresh);
+	}
+	if (!r->v2_own && cgns_mounts(0, p[1], m, 4) == 1)
+		snprintf(r->v2_root, sizeof(r->v2_root), "%s", m[0].root);
+	if (!r->v2_own)
+		r->v2_lists_me = procs_list(p[1], getpid());
+	return 0;
+}
+
+/*
+ * CAP_SYS_ADMIN in the user namespace owning the caller's cgroup namespace lets it mount cgroup2
+ * and v1 named hierarchies; without it EPERM (user_namespaces(7)).
+ *
+ * Root of a user namespace with a mount namespace of its own, still in the
+ * test's cgroup namespace, is refused (EPERM); after unshare(CLONE_NEWCGROUP)
+ * the cgroup2 mount works, is rooted at "/" and its root's cgroup.procs
+ * lists the caller.  The named v1 hierarchy (one we are in, e.g. the
+ * name=systemd of a hybrid host; none on a pure v2 system) behaves alike,
+ * but only an existing one: a hierarchy of a new name is created only in
+ * the initial cgroup namespace (EPERM, cgroup1_root_to_use()).
+ */
+TEST(cgroup_mount_needs_cap_in_cgroupns_owner)
+{
+	struct mount_priv_rec *r = ns_shared_page(1 << 18);
+	char buf[4096], *line, *save;
+
+	NS_NEED_TYPE("cgroup");
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_LT(0, ns_read_file("/proc/self/cgroup", buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *n = strstr(line, ":name=");
+
+		if (n && !r->named[0])
+			snprintf(r->named, sizeof(r->named), "none,%.*s",
+				 (int)(strchr(n + 1, ':') - n - 1), n + 1);
+	}
+	r->v2_foreign = r->v2_own = r->v1_foreign = r->v1_own = r->v1_new = 1;
+	ASSERT_EQ(0, ns_run(0, mount_as_userns_root, r));
+	EXPECT_EQ(-EPERM, r->v2_foreign);
+	EXPECT_EQ(0, r->v2_own);
+	EXPECT_STREQ("/", r->v2_root);
+	EXPECT_EQ(1, r->v2_lists_me);
+	if (r->named[0]) {
+		EXPECT_EQ(-EPERM, r->v1_foreign) TH_LOG("%s", r->named);
+		EXPECT_EQ(0, r->v1_own) TH_LOG("%s", r->named);
+		EXPECT_EQ(-EPERM, r->v1_new);
+	}
+}
 
 FIXTURE(own) {
 	char v2point[CGNS_PATH_MAX];	/* where cgroup2 is mounted ("" if not) */

@@ -321,4 +321,61 @@ TEST(sysctls_per_namespace)
 	}
 }
 
+struct mq_mount_rec {
+	char q[64];		/* a queue made in the IPC namespace of the user namespace */
+	int foreign;		/* -errno of mounting mqueue in the test's IPC namespace */
+	int own;		/* -errno of mounting it in one of the user namespace */
+	int lists_q;		/* that mount lists q */
+};
+
+static int mq_mount_as_userns_root(void *arg)
+{
+	struct mq_mount_rec *r = arg;
+	char a[MNT_PATH_MAX], b[MNT_PATH_MAX];
+	struct mnt_base base;
+	struct ns_ident ipc;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("root of a new user namespace: %m");
+	if (mnt_base_enter(&base))
+		return child_fail("%s", base.why);
+	if (ns_ident_of(0, "ipc", &ipc))
+		return child_fail("stat: %m");
+	r->foreign = mount_mqueue(mnt_path(a, &base, "a"));
+	if (ns_unshare_admin(CLONE_NEWIPC))
+		return child_fail("unshare(CLONE_NEWIPC): %m");
+	if (queue_create(r->q, 1, 16) == (mqd_t)-1)
+		return child_fail("mq_open: %m");
+	r->own = mount_mqueue(mnt_path(b, &base, "b"));
+	if (!r->own)
+		r->lists_q = dir_has(b, r->q);
+	return 0;
+}
+
+/*
+ * Mounting mqueue needs CAP_SYS_ADMIN in the user namespace owning the caller's IPC namespace:
+ * EPERM in one owned by an ancestor (user_namespaces(7): the page names only the mount
+ * namespace's owner).
+ *
+ * Root of a user namespace with a mount namespace of its own, still in
+ * the test's IPC namespace, is refused; after unshare(CLONE_NEWIPC) the
+ * mount works and lists the queue made there.  The kernel checks the owner
+ * of the IPC namespace the mount will show (mqueue_init_fs_context())
+ * besides the mount namespace's owner the page names.
+ */
+TEST(mqueue_mount_needs_cap_in_ipcns_owner)
+{
+	struct mq_mount_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, private_ipc());
+	queue_name(r->q, sizeof(r->q), "own");
+	r->foreign = r->own = 1;
+	ASSERT_EQ(0, ns_run(0, mq_mount_as_userns_root, r));
+	EXPECT_EQ(-EPERM, r->foreign);
+	EXPECT_EQ(0, r->own);
+	EXPECT_EQ(1, r->lists_q);
+}
+
 TEST_HARNESS_MAIN

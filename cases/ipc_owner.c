@@ -4,7 +4,8 @@
  * namespace: System V owner and creator ids as each user namespace maps
  * them, the owner of a POSIX queue's file, CAP_IPC_OWNER counted in the
  * user namespace that owns the IPC namespace, and the documented defaults
- * of the per-namespace limits (and that they bind only their namespace).
+ * of the per-namespace limits (and that they, and shm_rmid_forced, bind
+ * only their namespace, whose limits and counts the *_INFO calls report).
  * Sources: ipc_namespaces(7), svipc(7), mq_overview(7), proc(5),
  * capabilities(7), user_namespaces(7).
  *
@@ -74,23 +75,40 @@ static bool in_ipc_ns_other_than(const struct ns_ident *than)
 #define TEST_IPC_NS() ASSERT_EQ(0, ns_ident_of(0, "ipc", &test_ipc))
 static const char *const type_name[NTYPES] = { "shm", "sem", "msg" };
 
-/* Create an object of @type with @mode; its id or -errno. */
-static int sysv_create(int type, int mode)
+/*
+ * From an IPC namespace of the test's (recorded as outer_ipc): @child(@arg)
+ * in a new one below it.  ns_run()'s result.
+ */
+static int run_in_child_ipc_ns(int (*child)(void *), void *arg)
+{
+	NEED_OWN_IPC_NS(&test_ipc);
+	if (ns_ident_of(0, "ipc", &outer_ipc))
+		return child_fail("stat our IPC namespace: %m");
+	return ns_run(CLONE_NEWIPC, child, arg);
+}
+
+/* Create an object of @type under @key with @mode; its id or -errno. */
+static int sysv_create_key(int type, key_t key, int mode)
 {
 	int id = -1;
 
 	switch (type) {
 	case SHM:
-		id = shmget(KEY, 4096, IPC_CREAT | IPC_EXCL | mode);
+		id = shmget(key, 4096, IPC_CREAT | IPC_EXCL | mode);
 		break;
 	case SEM:
-		id = semget(KEY, 1, IPC_CREAT | IPC_EXCL | mode);
+		id = semget(key, 1, IPC_CREAT | IPC_EXCL | mode);
 		break;
 	case MSG:
-		id = msgget(KEY, IPC_CREAT | IPC_EXCL | mode);
+		id = msgget(key, IPC_CREAT | IPC_EXCL | mode);
 		break;
 	}
 	return id < 0 ? -errno : id;
+}
+
+static int sysv_create(int type, int mode)
+{
+	return sysv_create_key(type, KEY, mode);
 }
 
 /* Look the object up asking for read permission: its id or -errno. */
@@ -563,10 +581,7 @@ static int qmax_parent(void *arg)
 	mqd_t q1, q2, q3;
 	int rc;
 
-	NEED_OWN_IPC_NS(&test_ipc);
-	if (ns_ident_of(0, "ipc", &outer_ipc))
-		return child_fail("stat our IPC namespace: %m");
-	rc = ns_run(CLONE_NEWIPC, qmax_child, r);
+	rc = run_in_child_ipc_ns(qmax_child, r);
 	if (rc || r->write_err)
 		return rc;
 	/* The parent namespace keeps its defaults (10 and 256). */
@@ -605,6 +620,19 @@ TEST(mqueue_limits_bind_only_their_namespace)
 	EXPECT_EQ(-EINVAL, r->maxmsg_err);
 }
 
+/* Set kernel.shmmni, kernel.msgmni and the SEMMNI field of kernel.sem: 0 or -errno. */
+static int set_id_limits(long shmmni, long msgmni, long semmni)
+{
+	char sem[64];
+	int err;
+
+	snprintf(sem, sizeof(sem), "250 32000 32 %ld", semmni);
+	err = sysctl_write_long("/proc/sys/kernel/shmmni", shmmni);
+	if (!err)
+		err = sysctl_write_long("/proc/sys/kernel/msgmni", msgmni);
+	return err ?: ns_write_file("/proc/sys/kernel/sem", sem);
+}
+
 struct mni_rec {
 	int write_err;		/* -errno of lowering the limits in the child namespace */
 	int first[NTYPES];	/* -errno of the first object of each type there */
@@ -617,11 +645,7 @@ static int mni_child(void *arg)
 
 	NEED_OWN_IPC_NS(&test_ipc);
 	NEED_OWN_IPC_NS(&outer_ipc);
-	r->write_err = sysctl_write_long("/proc/sys/kernel/shmmni", 1);
-	if (!r->write_err)
-		r->write_err = ns_write_file("/proc/sys/kernel/sem", "250 32000 32 1");
-	if (!r->write_err)
-		r->write_err = sysctl_write_long("/proc/sys/kernel/msgmni", 1);
+	r->write_err = set_id_limits(1, 1, 1);
 	if (r->write_err)
 		return 0;
 	for (int t = 0; t < NTYPES; t++) {
@@ -648,10 +672,7 @@ static int mni_parent(void *arg)
 {
 	int rc;
 
-	NEED_OWN_IPC_NS(&test_ipc);
-	if (ns_ident_of(0, "ipc", &outer_ipc))
-		return child_fail("stat our IPC namespace: %m");
-	rc = ns_run(CLONE_NEWIPC, mni_child, arg);
+	rc = run_in_child_ipc_ns(mni_child, arg);
 	if (rc)
 		return rc;
 	/* Our namespace kept its defaults: two of each type fit. */
@@ -775,6 +796,184 @@ TEST(mq_permission_override_needs_owner_mapped_in_userns)
 	EXPECT_EQ(-EACCES, r->no_dac);
 	EXPECT_EQ(0, r->mapped);
 	EXPECT_EQ(-EACCES, r->unmapped);
+}
+
+#define RMID_FORCED "/proc/sys/kernel/shm_rmid_forced"
+
+struct rmid_rec {
+	int write_err;		/* -errno of setting shm_rmid_forced to 1 in the child namespace */
+	int child_left;		/* a segment of an exited creator is left there */
+	int parent_left;	/* the same in the parent namespace */
+	long parent_forced;	/* shm_rmid_forced of the parent afterwards */
+};
+
+/*
+ * A child in our IPC namespace creates a segment, never attaches it and
+ * exits: 1 when the segment is still there (then removed), 0 when it is
+ * gone, -1 after child_fail().
+ */
+static int orphan_segment_left(void)
+{
+	pid_t pid = ns_clone(0);
+	int id;
+
+	if (pid < 0)
+		return child_fail("fork: %m"), -1;
+	if (pid == 0)
+		_exit(shmget(KEY + 2, 4096, IPC_CREAT | IPC_EXCL | 0600) < 0 ?
+		      child_fail("shmget: %m") : 0);
+	if (ns_wait(pid, NS_WAIT_MS))
+		return -1;
+	id = shmget(KEY + 2, 0, 0);
+	if (id < 0)
+		return errno == ENOENT ? 0 : (child_fail("shmget: %m"), -1);
+	shmctl(id, IPC_RMID, NULL);
+	return 1;
+}
+
+static int rmid_child(void *arg)
+{
+	struct rmid_rec *r = arg;
+
+	NEED_OWN_IPC_NS(&test_ipc);
+	NEED_OWN_IPC_NS(&outer_ipc);
+	r->write_err = sysctl_write_long(RMID_FORCED, 1);
+	if (r->write_err)
+		return 0;
+	r->child_left = orphan_segment_left();
+	return r->child_left < 0;
+}
+
+static int rmid_parent(void *arg)
+{
+	struct rmid_rec *r = arg;
+	int rc;
+
+	rc = run_in_child_ipc_ns(rmid_child, arg);
+	if (rc || r->write_err)
+		return rc;
+	if (ns_read_long(RMID_FORCED, &r->parent_forced))
+		return child_fail("read %s: %m", RMID_FORCED);
+	r->parent_left = orphan_segment_left();
+	return r->parent_left < 0;
+}
+
+/*
+ * kernel.shm_rmid_forced is per IPC namespace: set to 1 it destroys the never-attached segment
+ * of an exiting creator there only (ipc_namespaces(7), proc(5) shm_rmid_forced).
+ *
+ * In a child IPC namespace with shm_rmid_forced 1 the segment a process
+ * made and never attached is gone when it has exited; in the parent
+ * namespace, still at 0, the same segment outlives its creator.
+ */
+TEST(shm_rmid_forced_applies_per_namespace)
+{
+	struct rmid_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_ADMIN_OR_USERNS();
+
+	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
+	r->child_left = r->parent_left = r->parent_forced = -1;
+	NEED_IPC_SYSCTL_OWNER(RMID_FORCED);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, rmid_parent, r));
+	ASSERT_EQ(0, r->write_err);
+	EXPECT_EQ(0, r->child_left);
+	EXPECT_EQ(0, r->parent_forced);
+	EXPECT_EQ(1, r->parent_left);
+}
+
+/* What the *_INFO calls of each type report: the id limit and the ids in use. */
+struct sysv_info {
+	long mni[NTYPES];
+	long used[NTYPES];
+};
+
+struct info_rec {
+	int write_err;		/* -errno of setting the child's limits */
+	struct sysv_info child, parent;
+};
+
+static int sysv_info_read(struct sysv_info *in)
+{
+	struct shminfo shmi;
+	struct shm_info shmu;
+	struct msginfo msgi, msgu;
+	struct seminfo semi, semu;
+
+	if (shmctl(0, IPC_INFO, (struct shmid_ds *)&shmi) < 0 ||
+	    shmctl(0, SHM_INFO, (struct shmid_ds *)&shmu) < 0 ||
+	    msgctl(0, IPC_INFO, (struct msqid_ds *)&msgi) < 0 ||
+	    msgctl(0, MSG_INFO, (struct msqid_ds *)&msgu) < 0 ||
+	    semctl(0, 0, IPC_INFO, &semi) < 0 || semctl(0, 0, SEM_INFO, &semu) < 0)
+		return child_fail("the *_INFO calls: %m");
+	in->mni[SHM] = shmi.shmmni;
+	in->used[SHM] = shmu.used_ids;
+	in->mni[MSG] = msgi.msgmni;
+	in->used[MSG] = msgu.msgpool;	/* MSG_INFO: the queues in use */
+	in->mni[SEM] = semi.semmni;
+	in->used[SEM] = semu.semusz;	/* SEM_INFO: the sets in use */
+	return 0;
+}
+
+static int info_child(void *arg)
+{
+	struct info_rec *r = arg;
+
+	NEED_OWN_IPC_NS(&test_ipc);
+	NEED_OWN_IPC_NS(&outer_ipc);
+	r->write_err = set_id_limits(7, 5, 6);
+	if (r->write_err)
+		return 0;
+	for (int t = 0; t < NTYPES; t++)
+		if (sysv_create_key(t, IPC_PRIVATE, 0600) < 0)
+			return child_fail("a %s object: %m", type_name[t]);
+	return sysv_info_read(&r->child);
+}
+
+static int info_parent(void *arg)
+{
+	struct info_rec *r = arg;
+	int rc;
+
+	NEED_OWN_IPC_NS(&test_ipc);
+	for (int t = 0; t < NTYPES; t++)
+		if (sysv_create_key(t, IPC_PRIVATE, 0600) < 0 ||
+		    sysv_create_key(t, IPC_PRIVATE, 0600) < 0)
+			return child_fail("two %s objects: %m", type_name[t]);
+	rc = run_in_child_ipc_ns(info_child, arg);
+	if (rc || r->write_err)
+		return rc;
+	return sysv_info_read(&r->parent);
+}
+
+/*
+ * IPC_INFO and the SHM_INFO, MSG_INFO, SEM_INFO counts describe the caller's IPC namespace, not
+ * the system (ipc_namespaces(7); shmctl(2), msgctl(2), semctl(2) say "system-wide").
+ *
+ * The test's namespace holds two objects of each type, a child namespace
+ * with its limits lowered to 7, 5 and 6 holds one: each reports its own
+ * count and limits.
+ */
+TEST(sysv_info_reports_callers_namespace)
+{
+	struct info_rec *r = ns_shared_page(1 << 16);
+	static const long child_mni[NTYPES] = { [SHM] = 7, [MSG] = 5, [SEM] = 6 };
+	static const long default_mni[NTYPES] = { [SHM] = 4096, [MSG] = 32000, [SEM] = 32000 };
+
+	NS_NEED_ADMIN_OR_USERNS();
+
+	ASSERT_NE(NULL, r);
+	TEST_IPC_NS();
+	NEED_IPC_SYSCTL_OWNER("/proc/sys/kernel/shmmni");
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, info_parent, r));
+	ASSERT_EQ(0, r->write_err);
+	for (int t = 0; t < NTYPES; t++) {
+		EXPECT_EQ(child_mni[t], r->child.mni[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(1, r->child.used[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(default_mni[t], r->parent.mni[t]) TH_LOG("%s", type_name[t]);
+		EXPECT_EQ(2, r->parent.used[t]) TH_LOG("%s", type_name[t]);
+	}
 }
 
 TEST_HARNESS_MAIN

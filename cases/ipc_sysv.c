@@ -14,8 +14,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
+#include <sys/resource.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <unistd.h>
@@ -376,6 +378,100 @@ TEST(objects_live_while_namespace_referenced)
 	EXPECT_EQ(2, shm_size(id));
 	close(fd);
 	ns_sync_close(&a.sync);
+}
+
+struct locked_rec {
+	int child_lock;		/* -errno of SHM_LOCK in the namespace that dies */
+	int while_alive;	/* -errno of the second SHM_LOCK while it lives */
+	int after;		/* -errno of the second SHM_LOCK after it died */
+};
+
+/* Not in the shared record: each side closes its own copy's other end. */
+static struct ns_sync lock_sync;
+
+/* A new shm segment of @size locked with SHM_LOCK: its id, or -errno (the lock's). */
+static int locked_segment(size_t size, int *id)
+{
+	*id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	if (*id < 0)
+		return -errno;
+	return shmctl(*id, SHM_LOCK, NULL) ? -errno : 0;
+}
+
+static int lock_and_wait(void *arg)
+{
+	struct locked_rec *r = arg;
+	int id;
+
+	ns_sync_child_side(&lock_sync);
+	r->child_lock = locked_segment(2 * sysconf(_SC_PAGESIZE), &id);
+	ns_sync_tell(&lock_sync, true, NULL, 0);
+	/* exits, leaving the locked segment (shm_rmid_forced 0) to its namespace */
+	return ns_sync_wait(&lock_sync, true, NULL, 0, NS_WAIT_MS) ? 2 : 0;
+}
+
+static int lock_in_dying_ns(void *arg)
+{
+	struct locked_rec *r = arg;
+	long page = sysconf(_SC_PAGESIZE), deadline;
+	struct rlimit lim = { 3 * page, 3 * page };
+	int id, rc;
+	pid_t pid;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &lim))
+		return child_fail("setrlimit(RLIMIT_MEMLOCK): %m");
+	/* in a user namespace even real root has no CAP_IPC_LOCK over the limit */
+	if (ns_unshare_userns_root(CLONE_NEWIPC))
+		return child_fail("new user and IPC namespace: %m");
+	if (ns_sync_init(&lock_sync))
+		return child_fail("sync: %m");
+	pid = ns_clone(CLONE_NEWIPC);
+	if (pid < 0)
+		return child_fail("clone(CLONE_NEWIPC): %m");
+	if (pid == 0)
+		_exit(lock_and_wait(r));
+	ns_sync_parent_side(&lock_sync);
+	if (ns_sync_wait(&lock_sync, false, NULL, 0, NS_WAIT_MS))
+		return child_fail("the child did not lock its segment");
+	r->while_alive = locked_segment(2 * page, &id);
+	ns_sync_tell(&lock_sync, false, NULL, 0);
+	rc = ns_wait(pid, NS_WAIT_MS);
+	ns_sync_close(&lock_sync);
+	if (rc)
+		return child_fail("the child exited %d", rc);
+	/* the namespace is freed after its last process, asynchronously */
+	deadline = ns_now_ms() + 8000;
+	do {
+		struct timespec tick = { 0, 10000000 };
+
+		r->after = shmctl(id, SHM_LOCK, NULL) ? -errno : 0;
+		if (r->after != -ENOMEM)
+			break;
+		nanosleep(&tick, NULL);
+	} while (ns_now_ms() < deadline);
+	return 0;
+}
+
+/*
+ * When an IPC namespace is destroyed its System V objects are destroyed: a segment's SHM_LOCK
+ * charge against RLIMIT_MEMLOCK is released (ipc_namespaces(7), shmctl(2) SHM_LOCK).
+ *
+ * RLIMIT_MEMLOCK is 3 pages; a child in its own IPC namespace locks a
+ * 2-page segment and exits without removing it, so only the end of its
+ * namespace can free it.  While it lives our own 2-page lock is ENOMEM;
+ * once its namespace is gone the same lock works.
+ */
+TEST(sysv_objects_destroyed_with_namespace)
+{
+	struct locked_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_USERNS();
+	ASSERT_NE(NULL, r);
+	r->child_lock = r->while_alive = r->after = 1;
+	ASSERT_EQ(0, ns_run(0, lock_in_dying_ns, r));
+	ASSERT_EQ(0, r->child_lock) TH_LOG("%s", strerror(-r->child_lock));
+	EXPECT_EQ(-ENOMEM, r->while_alive);
+	EXPECT_EQ(0, r->after) TH_LOG("%s", strerror(-r->after));
 }
 
 /* --- creation rules ------------------------------------------------------- */

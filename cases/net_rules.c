@@ -4,7 +4,9 @@
  * until it is up; /sys/class/net shows the namespace of the sysfs mount;
  * root of a user namespace has no power over the devices and sysctls of a
  * network namespace its user namespace does not own; a socket stays in the
- * namespace it was made in; /proc/net follows the reader.
+ * namespace it was made in; /proc/net follows the reader; mounting sysfs
+ * and SIOCGSKNS need privilege over the netns's owner, whose root owns
+ * the netns's /proc/sys/net files.
  * Sources: network_namespaces(7), user_namespaces(7), sysfs(5),
  * the article's part 1 ("network namespaces").
  *
@@ -571,6 +573,194 @@ TEST(proc_net_shows_readers_netns)
 	EXPECT_EQ(1, r->count);
 	EXPECT_EQ(0, r->has_va);
 	EXPECT_EQ(1, r->outer_has_va);
+}
+
+/* --- the netns owner decides: a sysfs mount, SIOCGSKNS -------------------- */
+
+struct owner_rec {
+	int foreign;		/* -errno of the operation in the test-made outer netns */
+	int own;		/* -errno of it in a netns of the user namespace */
+	int own_devices;	/* devices in /sys/class/net of that sysfs */
+	int same_ns;		/* SIOCGSKNS named the socket's netns */
+};
+
+/* A new mount namespace, private, with a tmpfs on /tmp and /tmp/a, /tmp/b. */
+static int own_private_tmp(void)
+{
+	struct ns_ident mnt;
+
+	if (ns_ident_of(0, "mnt", &mnt))
+		return child_fail("stat: %m");
+	if (unshare(CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWNS): %m");
+	return private_tmp(&mnt);
+}
+
+static int mount_sysfs(const char *dir)
+{
+	return mount("sysfs", dir, "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ? -errno : 0;
+}
+
+static int sysfs_as_foreign_root(void *arg)
+{
+	struct owner_rec *r = arg;
+	struct ns_ident net;
+
+	if (ns_ident_of(0, "net", &net) || own_private_tmp())
+		return child_fail("set-up: %m");
+	r->foreign = mount_sysfs("/tmp/a");
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	r->own = mount_sysfs("/tmp/b");
+	if (!r->own)
+		r->own_devices = class_net("/tmp/b", "lo", NULL);
+	return 0;
+}
+
+/*
+ * Mounting sysfs needs CAP_SYS_ADMIN in the user namespace owning the caller's netns: EPERM in
+ * one owned by an ancestor (user_namespaces(7): the page names only the mount namespace's owner).
+ *
+ * Root of a user namespace, with a mount namespace of its own, in a netns
+ * the test made: mount(sysfs) is EPERM; after unshare(CLONE_NEWNET) the
+ * same mount works and lists only that netns's lo.  The kernel checks the
+ * owner of the netns the sysfs will show (kobj_ns_current_may_mount()),
+ * besides the mount namespace's owner the page names.
+ */
+TEST(sysfs_mount_needs_cap_in_netns_owner)
+{
+	struct owner_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	if (access("/sys/class/net", R_OK))
+		SKIP(return, "no sysfs at /sys in this environment");
+	r->foreign = r->own = 1;
+	ASSERT_EQ(0, as_foreign_root(sysfs_as_foreign_root, NULL, r));
+	EXPECT_EQ(-EPERM, r->foreign);
+	EXPECT_EQ(0, r->own);
+	EXPECT_EQ(1, r->own_devices);
+}
+
+/* SIOCGSKNS on a new UDP socket: the netns fd, or -errno. */
+static int socket_netns_fd(int *sock)
+{
+	int fd;
+
+	*sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (*sock < 0)
+		return -errno;
+	fd = ioctl(*sock, SIOCGSKNS);
+	return fd < 0 ? -errno : fd;
+}
+
+static int skns_as_foreign_root(void *arg)
+{
+	struct owner_rec *r = arg;
+	struct ns_ident net, got;
+	int s1, s2, fd;
+
+	if (ns_ident_of(0, "net", &net))
+		return child_fail("stat: %m");
+	fd = socket_netns_fd(&s1);
+	r->foreign = fd < 0 ? fd : 0;
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	fd = socket_netns_fd(&s2);
+	r->own = fd < 0 ? fd : 0;
+	if (fd >= 0 && !ns_ident_of_fd(fd, &got) && !ns_ident_of(0, "net", &net))
+		r->same_ns = ns_ident_eq(&got, &net);
+	/* the old socket's netns stays refused after the move */
+	if (r->foreign == -EPERM && ioctl(s1, SIOCGSKNS) >= 0)
+		r->foreign = 0;
+	return 0;
+}
+
+/*
+ * SIOCGSKNS needs CAP_NET_ADMIN in the user namespace owning the socket's netns: EPERM otherwise
+ * (linux:c62cce2caee5 ("net: add an ioctl to get a socket network namespace"), 4.9).
+ *
+ * Root of a user namespace (every capability there) is refused the netns
+ * of a socket made in a netns the test made; the socket of a netns its
+ * user namespace owns gives an fd of that netns.
+ */
+TEST(siocgskns_needs_cap_net_admin_in_netns_owner)
+{
+	struct owner_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	r->foreign = r->own = 1;
+	ASSERT_EQ(0, as_foreign_root(skns_as_foreign_root, NULL, r));
+	EXPECT_EQ(-EPERM, r->foreign);
+	EXPECT_EQ(0, r->own);
+	EXPECT_EQ(1, r->same_ns);
+}
+
+struct sysctl_owner_rec {
+	uid_t me;			/* the unprivileged uid that made the user namespace */
+	gid_t my_gid;
+	uid_t uid_foreign, uid_own;	/* owner of net.ipv4.ip_forward, as root of the userns sees */
+	gid_t gid_foreign, gid_own;
+};
+
+static int stat_ip_forward(uid_t *uid, gid_t *gid)
+{
+	struct stat st;
+
+	if (stat("/proc/sys/net/ipv4/ip_forward", &st))
+		return child_fail("stat ip_forward: %m");
+	*uid = st.st_uid;
+	*gid = st.st_gid;
+	return 0;
+}
+
+/* Unprivileged, in the test's netns: root of a new user namespace, then of a netns of its own. */
+static int sysctl_owner_views(void *arg)
+{
+	struct sysctl_owner_rec *r = arg;
+	struct ns_ident net;
+
+	r->me = geteuid();
+	r->my_gid = getegid();
+	if (ns_ident_of(0, "net", &net) || ns_unshare_userns_root(0))
+		return child_fail("root of a new user namespace: %m");
+	/* only looked at: the test's netns may be the host's */
+	if (stat_ip_forward(&r->uid_foreign, &r->gid_foreign))
+		return 1;
+	if (unshare(CLONE_NEWNET) || !netns_is_not(&net))
+		return child_fail("unshare(CLONE_NEWNET): %m");
+	return stat_ip_forward(&r->uid_own, &r->gid_own);
+}
+
+/*
+ * The /proc/sys/net files of a netns belong to root of the user namespace owning it
+ * (linux:e79c6a4fc923 ("net: make net namespace sysctls belong to container's owner"), 4.8).
+ *
+ * Root of a user namespace an unprivileged process made sees
+ * net.ipv4.ip_forward of a netns it owns as its own (uid and gid 0); that
+ * of the test's netns belongs to the root the test sees there, which the
+ * user namespace does not map (the overflow ids) unless it is the
+ * unprivileged uid itself.
+ */
+TEST(netns_sysctls_owned_by_root_of_netns_owner)
+{
+	struct sysctl_owner_rec *r = ns_shared_page(1 << 16);
+	long overflow_uid, overflow_gid;
+	uid_t test_uid;
+	gid_t test_gid;
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &overflow_uid));
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowgid", &overflow_gid));
+	ASSERT_EQ(0, stat_ip_forward(&test_uid, &test_gid));
+	r->uid_own = r->gid_own = 12345;
+	ASSERT_EQ(0, userns_run_unpriv(sysctl_owner_views, r));
+	EXPECT_EQ(test_uid == r->me ? 0 : overflow_uid, (long)r->uid_foreign);
+	EXPECT_EQ(test_gid == r->my_gid ? 0 : overflow_gid, (long)r->gid_foreign);
+	EXPECT_EQ(0, r->uid_own);
+	EXPECT_EQ(0, r->gid_own);
 }
 
 TEST_HARNESS_MAIN

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Network namespaces, the socket side: per-namespace ports, abstract Unix
- * socket names, /proc/sys/net settings, privileged ports in a namespace
- * owned by an unprivileged user namespace, and setns(2) changing what new
- * sockets see.  network_namespaces(7), unix(7), setns(2), the article's
- * "Network namespaces" paragraph.  Devices, addresses, routes and veth
- * pairs (netlink, libnl) are in net.c.
+ * socket names (pathname ones cross namespaces), /proc/sys/net settings,
+ * privileged ports in a namespace owned by an unprivileged user namespace,
+ * and setns(2) changing what new sockets see.  network_namespaces(7),
+ * unix(7), setns(2), the article's "Network namespaces" paragraph.
+ * Devices, addresses, routes and veth pairs (netlink, libnl) are in net.c.
  *
  * Everything that changes state runs in a child that first checked it is
  * in a network namespace other than the test's.
@@ -20,9 +20,11 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "mntns.h"
 #include "netns.h"
 #include "kselftest_harness.h"
 
@@ -548,6 +550,81 @@ TEST(setns_into_netns_needs_caps_in_its_owner)
 	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(0, ns_run(0, setns_unprivileged, &h.pid));
 	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+struct path_rec {
+	char path[100];			/* the socket file, on a tmpfs of the test */
+	int connected;			/* -errno of connect() from the other netns */
+	int got;			/* the byte the listener read */
+	int listed_here, listed_there;	/* /proc/net/unix of either netns lists it */
+};
+
+static int connect_path_from_other_netns(void *arg)
+{
+	struct path_rec *r = arg;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", r->path);
+	if (c < 0)
+		return child_fail("socket: %m");
+	/* before connecting: the embryo socket connect() makes is the client's netns's */
+	r->listed_there = proc_net_unix_has(0, r->path);
+	r->connected = connect(c, (struct sockaddr *)&sun, sizeof(sun)) ? -errno : 0;
+	if (!r->connected && write(c, "x", 1) != 1)
+		return child_fail("write: %m");
+	close(c);
+	return 0;
+}
+
+static int pathname_across(void *arg)
+{
+	struct path_rec *r = arg;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct mnt_base b;
+	char byte = 0;
+	int l, s, rc;
+
+	if (mnt_base_enter(&b))
+		return child_fail("%s", b.why);
+	snprintf(r->path, sizeof(r->path), "%s/sock", b.dir);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", r->path);
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&sun, sizeof(sun)) || listen(l, 4))
+		return child_fail("bind %s: %m", r->path);
+	r->listed_here = proc_net_unix_has(0, r->path);
+	rc = ns_run(CLONE_NEWNET, connect_path_from_other_netns, r);
+	if (rc)
+		return child_fail("the client in a second netns: %d", rc);
+	if (r->connected)
+		return 0;
+	s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	if (s < 0 || read(s, &byte, 1) != 1)
+		return child_fail("accept/read: %m");
+	r->got = byte;
+	return 0;
+}
+
+/*
+ * A pathname Unix socket is reached through the file system from any netns: only the abstract
+ * socket namespace is per netns (network_namespaces(7), unix(7)).
+ *
+ * A listener bound to a file in netns A takes a connection from a process
+ * in netns B and reads its byte; /proc/net/unix lists the listener in A
+ * only.
+ */
+TEST(pathname_unix_socket_reachable_from_another_netns)
+{
+	struct path_rec *r = ns_shared_page(1 << 16);
+
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	r->connected = r->listed_here = r->listed_there = -1;
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, pathname_across, r));
+	EXPECT_EQ(0, r->connected) TH_LOG("connect: %s", strerror(-r->connected));
+	EXPECT_EQ('x', r->got);
+	EXPECT_EQ(1, r->listed_here);
+	EXPECT_EQ(0, r->listed_there);
 }
 
 TEST_HARNESS_MAIN

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Network namespaces and veth(4) pairs: one end moved to another
- * namespace, traffic across, per-namespace device names, what a dying
- * namespace takes with it, and the loopback device that cannot move.
+ * namespace (by namespace fd or by process ID), traffic across,
+ * per-namespace device names, what a dying namespace takes with it, and
+ * the loopback device that cannot move.
  * network_namespaces(7), veth(4).  Netlink through libnl-route-3
  * (fixtures/nlroute.h).  veth is a module in Debian kernels: creating one
  * answers EOPNOTSUPP when the driver is absent, and the tests SKIP.
@@ -17,6 +18,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -487,6 +489,60 @@ TEST(loopback_cannot_move_to_another_netns)
 
 	ASSERT_EQ(0, ns_holder_begin(&h));
 	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* The process whose netns the device goes to: pid of a child in a netns of its own. */
+static int move_by_pid(void *arg)
+{
+	struct ns_holder b = { .flags = CLONE_NEWNET, .plain = true };
+	char va[IFNAMSIZ], vb[IFNAMSIZ];
+	struct nl_sock *sk = rt_open();
+	int err, rc = 0;
+	pid_t pid;
+
+	(void)arg;
+	if (!sk)
+		return child_fail("rtnetlink socket: %m");
+	snprintf(va, sizeof(va), "nspA%d", getpid());
+	snprintf(vb, sizeof(vb), "nspB%d", getpid());
+	err = veth_add(sk, va, vb);
+	if (veth_missing(err))
+		return NS_CHILD_SKIP;
+	if (err)
+		return child_fail("creating veth: %s", nl_geterror(err));
+	if (ns_holder_begin(&b))
+		return child_fail("a process in a netns of its own: %m");
+	pid = b.pid;
+	if (ns_same_as_self(pid, "net") != 0)
+		rc = child_fail("the child is not in a netns of its own");
+	err = rc ? 0 : link_move_to_pid(sk, vb, pid);
+	if (err)
+		rc = child_fail("moving %s to the netns of pid %d: %s", vb, pid, nl_geterror(err));
+	if (!rc && (link_has(sk, vb) != 0 || link_has(sk, va) != 1))
+		rc = child_fail("%s still here, or %s gone", vb, va);
+	if (!rc && (proc_net_dev_has(pid, vb) != 1 || proc_net_dev_has(pid, va) != 0 ||
+		    proc_net_dev_count(pid) != 2))
+		rc = child_fail("the netns of pid %d does not list %s alone besides lo", pid, vb);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A device moved with a process ID (IFLA_NET_NS_PID) lands in that process's netns (ip-link(8)
+ * "netns NETNSNAME | PID").
+ *
+ * The veth end leaves the caller's netns and is listed, besides lo, in
+ * /proc/PID/net/dev of the process named.
+ */
+TEST(device_moved_by_pid_lands_in_its_netns)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, move_by_pid, NULL);
+	if (rc == NS_CHILD_SKIP)
+		SKIP(return, VETH_MISSING);
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN

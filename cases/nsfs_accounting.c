@@ -259,13 +259,17 @@ static int in_child_userns(const struct ns_type *t)
 	return rc;
 }
 
-static int ancestor_worker(void *arg)
+/*
+ * As root of a new user namespace, for each type: its limit set to what
+ * fits, a namespace made @depth user namespaces further down (whose own
+ * limits read MAXINT) meets it.
+ */
+static int limit_held_below(int depth)
 {
-	(void)arg;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/*
-	 * user first: each round leaves a child user namespace behind that is
+	 * user first: each round leaves child user namespaces behind that are
 	 * freed asynchronously and would count in a later user round.
 	 */
 	for (int i = -1; i < NS_NTYPES; i++) {
@@ -273,8 +277,8 @@ static int ancestor_worker(void *arg)
 
 		if (i >= 0 && t->flag == CLONE_NEWUSER)
 			continue;
-		/* the child user namespace itself is one of the user ones */
-		long max = t->flag == CLONE_NEWUSER ? 2 : 1;
+		/* the user namespaces in between are user ones too */
+		long max = t->flag == CLONE_NEWUSER ? depth + 1 : 1;
 		pid_t pid;
 		int rc;
 
@@ -285,17 +289,36 @@ static int ancestor_worker(void *arg)
 		pid = ns_clone(0);
 		if (pid < 0)
 			return child_fail("fork: %m");
-		if (pid == 0)
+		if (pid == 0) {
+			for (int d = 1; d < depth; d++)
+				if (ns_unshare_userns_root(0))
+					_exit(child_fail("a user namespace in between: %m"));
 			_exit(in_child_userns(t));
+		}
 		rc = ns_wait(pid, NS_WAIT_MS);
 		if (rc)
-			return child_fail("%s: max_%s_namespaces=%ld of the parent did not hold in "
-					  "its child user namespace", t->name, t->sysctl, max);
+			return child_fail("%s: max_%s_namespaces=%ld did not hold %d user "
+					  "namespace(s) down", t->name, t->sysctl, max, depth);
 		if (set_limit(t, INT_MAX))
 			return 1;
 	}
 	return 0;
 }
+
+static int limit_held_worker(void *arg)
+{
+	return limit_held_below(*(const int *)arg);
+}
+
+/* The test: limit_held_below(@depth) in a child. */
+#define LIMIT_HELD_BELOW(depth) do {						\
+	const char *why = ns_userns_blocker(false);				\
+	int d = (depth);							\
+										\
+	if (why)								\
+		SKIP(return, "%s", why);					\
+	ASSERT_EQ(0, ns_run(0, limit_held_worker, &d));				\
+} while (0)
 
 /*
  * A namespace made in a child user ns counts against the limit of its creator's uid in the parent:
@@ -303,11 +326,19 @@ static int ancestor_worker(void *arg)
  */
 TEST(limit_of_ancestor_userns_holds_in_child_userns)
 {
-	const char *why = ns_userns_blocker(false);
+	LIMIT_HELD_BELOW(1);
+}
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ns_run(0, ancestor_worker, NULL));
+/*
+ * A namespace is accounted against the creator uids in each ancestor user namespace: a limit holds
+ * two user namespaces down (namespaces(7): nesting "cannot be used as a means to escape").
+ *
+ * The limit is set where the test is root; between it and the namespace
+ * created sit two user namespaces whose own limits read MAXINT.
+ */
+TEST(limit_of_grandparent_userns_holds_two_levels_down)
+{
+	LIMIT_HELD_BELOW(2);
 }
 
 /*

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -158,6 +159,84 @@ TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 	ASSERT_EQ(0, ns_run(0, limit_inside, &r));
 	ASSERT_EQ(0, ns_read_long(path, &after));
 	EXPECT_EQ(self->outside, after) TH_LOG("the outer %s changed", path);
+}
+
+#define UTS_LIMIT "/proc/sys/user/max_uts_namespaces"
+
+struct opener_rec {
+	long outer_fd;		/* the fd opened in the parent user ns, read in the child */
+	long fresh;		/* the file opened in the child user ns */
+	long outer_fd_after;	/* the parent's fd after the child's write */
+	long fresh_after;	/* the child's file after its write */
+};
+
+/* The number in the file open as @fd, read from its start; -1 when unreadable. */
+static long read_fd_long(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+static long read_fresh(void)
+{
+	long v;
+
+	return ns_read_long(UTS_LIMIT, &v) ? -1 : v;
+}
+
+static int limits_of_opener(void *arg)
+{
+	struct opener_rec *r = arg;
+	int fd, err;
+
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	err = ns_write_file(UTS_LIMIT, "7");
+	if (err)
+		return child_fail("write 7 to %s: %s", UTS_LIMIT, strerror(-err));
+	fd = open(UTS_LIMIT, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s: %m", UTS_LIMIT);
+	if (ns_unshare_userns_root(0))
+		return child_fail("a child user namespace: %m");
+	r->outer_fd = read_fd_long(fd);
+	r->fresh = read_fresh();
+	err = ns_write_file(UTS_LIMIT, "5");
+	if (err)
+		return child_fail("write 5 to %s in the child: %s", UTS_LIMIT, strerror(-err));
+	r->outer_fd_after = read_fd_long(fd);
+	r->fresh_after = read_fresh();
+	close(fd);
+	return 0;
+}
+
+/*
+ * A max_*_namespaces file shows the limit of the user namespace its opener was in
+ * (namespaces(7) /proc/sys/user: "the limits for the user namespace in which the opening
+ * process resides").
+ *
+ * The file opened where the limit is 7 still reads 7 after its process
+ * moved into a child user namespace, also after the child set its own
+ * limit to 5; opened in the child it reads MAXINT, then 5.
+ */
+TEST(limit_file_shows_limit_of_openers_userns)
+{
+	struct opener_rec *r = ns_shared_page(1 << 12);
+	long v;
+
+	NS_NEED_FEATURE(ns_read_long(UTS_LIMIT, &v), "/proc/sys/user/max_*_namespaces", "4.9");
+	NS_NEED_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ns_run(0, limits_of_opener, r));
+	EXPECT_EQ(7, r->outer_fd);
+	EXPECT_EQ(INT_MAX, r->fresh);
+	EXPECT_EQ(7, r->outer_fd_after);
+	EXPECT_EQ(5, r->fresh_after);
 }
 
 TEST_HARNESS_MAIN

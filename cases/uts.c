@@ -455,6 +455,58 @@ TEST(proc_sys_names_write_changes_own_namespace)
 	check_proc_from_both_sides(_metadata, &outer, write_proc_names);
 }
 
+static int proc_write_refused_to_userns_root(void *p)
+{
+	struct names n;
+	int fd;
+
+	(void)p;
+
+	if (ns_become_unprivileged())
+		return child_fail("cannot drop privileges: %m");
+	if (ns_unshare_userns_root(CLONE_NEWUTS))
+		return child_fail("new user and UTS namespaces: %m");
+	make_names(&n, "sysctl");
+	if (set_names(&n))
+		return child_fail("set names as root of the owning user namespace: %m");
+	/* Owner, CAP_SYS_ADMIN over the namespace: still no write through /proc. */
+	fd = open("/proc/sys/kernel/hostname", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		if (fd >= 0)
+			close(fd);
+		return child_fail("open /proc/sys/kernel/hostname for writing: %s, expected EACCES",
+				  fd >= 0 ? "opened" : strerror(errno));
+	}
+	fd = open("/proc/sys/kernel/domainname", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		if (fd >= 0)
+			close(fd);
+		return child_fail("open /proc/sys/kernel/domainname for writing: %s, expected "
+				  "EACCES", fd >= 0 ? "opened" : strerror(errno));
+	}
+	return names_are(&n, "after the refused /proc opens");
+}
+
+/*
+ * proc(5) says writing /proc/sys/kernel/hostname or domainname has the same effect as hostname(1);
+ * for root of a user namespace owning the UTS namespace it does not: sethostname() works there, the
+ * files refuse to open for writing with EACCES (only uid 0 of the initial user namespace may write
+ * a sysctl without a permissions hook; unchanged on every kernel of the matrix).
+ *
+ * The worker gives up its privileges first, so in the root pass too the
+ * namespace's root is an unprivileged id outside.  The names outside are
+ * unchanged after it.
+ */
+TEST(proc_sys_names_not_writable_by_userns_root)
+{
+	struct names outer;
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, outer_for_unprivileged(&outer));
+	EXPECT_EQ(0, ns_run(0, proc_write_refused_to_userns_root, NULL));
+	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
+}
+
 /* Join the UTS namespace of @pid. */
 static int join_uts_of(pid_t pid)
 {
