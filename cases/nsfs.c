@@ -680,6 +680,35 @@ TEST(setns_pidfd_all_or_nothing)
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
+/*
+ * A holder made by ns_holder_start(@flags, @setup, @arg), and @join run in a
+ * child (ns_run()) with its pidfd; with @new_userns the holder must be in a
+ * user namespace of its own.
+ */
+static int join_holder_by_pidfd(unsigned long flags, int (*setup)(void *), void *arg,
+				int (*join)(void *), bool new_userns)
+{
+	struct pidfd_req r = { 0 };
+	struct ns_holder h;
+	int rc;
+
+	if (ns_holder_start(&h, flags, setup, arg))
+		return child_fail("cannot start a holder");
+	r.holder = h.pid;
+	r.pidfd = ns_pidfd_open(h.pid);
+	if (new_userns && ns_same_as_self(h.pid, "user") != 0)
+		rc = child_fail("the holder is not in a new user namespace");
+	else if (r.pidfd < 0)
+		rc = child_fail("pidfd_open: %m");
+	else
+		rc = ns_run(0, join, &r);
+	if (r.pidfd >= 0)
+		close(r.pidfd);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
 /* Without CAP_SYS_ADMIN of its own: UTS|NET alone refused, with USER all three joined. */
 static int join_owned_by_pidfd(void *arg)
 {
@@ -706,27 +735,12 @@ static int join_owned_by_pidfd(void *arg)
 
 static int pidfd_user_worker(void *arg)
 {
-	struct pidfd_req r = { 0 };
-	struct ns_holder h;
-	int rc;
-
 	(void)arg;
 	if (ns_become_unprivileged())
 		return child_fail("cannot give up privileges: %m");
 	/* without CAP_SYS_ADMIN the holder is in a user namespace of its own too */
-	if (ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL))
-		return child_fail("cannot start a holder");
-	r.holder = h.pid;
-	r.pidfd = ns_pidfd_open(h.pid);
-	if (ns_same_as_self(h.pid, "user") != 0)
-		rc = child_fail("the holder is not in a new user namespace");
-	else if (r.pidfd < 0)
-		rc = child_fail("pidfd_open: %m");
-	else
-		rc = ns_run(0, join_owned_by_pidfd, &r);
-	if (ns_holder_stop(&h) && !rc)
-		rc = child_fail("holder failed");
-	return rc;
+	return join_holder_by_pidfd(CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL, join_owned_by_pidfd,
+				    true);
 }
 
 /*
@@ -742,27 +756,6 @@ TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
 	NS_NEED_UNPRIV_USERNS();
 	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
-}
-
-/*
- * In the holder (init of new PID and time namespaces): other ones for its
- * children, and a child in them (pid_for_children resolves once it has one).
- */
-static int new_for_children(void *arg)
-{
-	pid_t pid;
-
-	(void)arg;
-	if (unshare(CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0)))
-		return child_fail("unshare(CLONE_NEWPID | CLONE_NEWTIME): %m");
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	return 0;
 }
 
 /* Our link @file names the holder's @its, not its @not_its (a different one). */
@@ -796,20 +789,12 @@ static int join_active_by_pidfd(void *arg)
 
 static int pidfd_active_worker(void *arg)
 {
-	struct pidfd_req r = { 0 };
-	struct ns_holder h;
-	int rc;
+	unsigned long flags = CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0);
 
 	(void)arg;
-	if (ns_holder_start(&h, CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0),
-			    new_for_children, NULL))
-		return child_fail("cannot start a holder");
-	r.holder = h.pid;
-	r.pidfd = ns_pidfd_open(h.pid);
-	rc = r.pidfd < 0 ? child_fail("pidfd_open: %m") : ns_run(0, join_active_by_pidfd, &r);
-	if (ns_holder_stop(&h) && !rc)
-		rc = child_fail("holder failed");
-	return rc;
+	/* the holder, init of new PID and time namespaces, makes others for its children */
+	return join_holder_by_pidfd(flags, nserr_unshare_and_fork, &flags, join_active_by_pidfd,
+				    false);
 }
 
 /*

@@ -96,26 +96,9 @@ static int map_as(pid_t pid, unsigned int id)
 
 /* --- hierarchical: a child keeps its parent ---------------------------------- */
 
-/* Holder prep: move on to a child PID namespace and start its init. */
-static int nest_pidns(void *arg)
-{
-	pid_t pid;
-
-	(void)arg;
-	if (unshare(CLONE_NEWPID))
-		return child_fail("unshare(CLONE_NEWPID): %m");
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	return 0;
-}
-
 static int pidns_parent_worker(void *arg)
 {
+	unsigned long child_pidns = CLONE_NEWPID;
 	struct ns_ident parent;
 	struct ns_holder h;
 	int fd, rc;
@@ -123,7 +106,8 @@ static int pidns_parent_worker(void *arg)
 	(void)arg;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (ns_holder_start(&h, CLONE_NEWPID, nest_pidns, NULL))
+	/* the holder moves on to a child PID namespace and starts its init */
+	if (ns_holder_start(&h, CLONE_NEWPID, nserr_unshare_and_fork, &child_pidns))
 		return child_fail("no holder with a nested PID namespace");
 	fd = ns_open(h.pid, "pid_for_children");
 	rc = fd < 0 || ns_ident_of(h.pid, "pid", &parent) ?
