@@ -9,16 +9,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "nsapi.h"
+#include "nserrors.h"
+#include "nsnew.h"
 #include "kselftest_harness.h"
 
 #ifndef NSFS_MAGIC
@@ -259,6 +263,99 @@ TEST(bind_mount_keeps_namespace_alive_after_exit)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(0, keep_by_bind, NULL));
+}
+
+/* --- who may read a process's ns links ---------------------------------- */
+
+/* readlink() and open() of every ns link of @pid: 0, or the errno both gave (-1: they differ). */
+static int links_answer(pid_t pid, int *err, const char **which)
+{
+	*err = -1;
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		char path[64], link[128];
+		int rl_err = 0, fd;
+
+		if (!ns_type_available(t->name))
+			continue;
+		*which = t->name;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, t->name);
+		if (readlink(path, link, sizeof(link)) < 0)
+			rl_err = errno;
+		fd = ns_open(pid, t->name);
+		if (fd >= 0)
+			close(fd);
+		if (rl_err != (fd < 0 ? -fd : 0))
+			return child_fail("%s: readlink() %s, open() %s", path, strerror(rl_err),
+					  strerror(fd < 0 ? -fd : 0));
+		if (*err != -1 && rl_err != *err)
+			return child_fail("%s: %s, the other links %s", path, strerror(rl_err),
+					  strerror(*err));
+		*err = rl_err;
+	}
+	return 0;
+}
+
+static int links_of_undumpable(void *arg)
+{
+	int to_child[2], from_child[2], err, rc;
+	const char *which = "";
+	char c = 0;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_become_unprivileged())
+		return child_fail("cannot give up privileges: %m");
+	if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC))
+		return child_fail("pipe: %m");
+	pid = fork();
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		/* non-dumpable, then dumpable again, each once the other looked */
+		close(to_child[1]);
+		close(from_child[0]);
+		for (int dumpable = 0; dumpable < 2; dumpable++)
+			if (prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0) ||
+			    write(from_child[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	rc = nserr_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
+	if (!rc)
+		rc = links_answer(pid, &err, &which);
+	if (!rc && err != EACCES)
+		rc = child_fail("%s link of a non-dumpable process of our uid: %s, not EACCES",
+				which, strerror(err));
+	/* the control: dumpable, the same links read and open */
+	if (!rc && (write(to_child[1], &c, 1) != 1 ||
+		    !nserr_readable_within(from_child[0], NS_WAIT_MS)))
+		rc = child_fail("no word from the target");
+	if (!rc)
+		rc = links_answer(pid, &err, &which);
+	if (!rc && err)
+		rc = child_fail("%s link of a dumpable process of our uid: %s", which,
+				strerror(err));
+	if (write(to_child[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	close(to_child[1]);
+	if (ns_wait(pid, NS_WAIT_MS) && !rc)
+		rc = child_fail("the target failed");
+	return rc;
+}
+
+/*
+ * Reading or following another process's /proc/PID/ns links takes a ptrace read check: without
+ * CAP_SYS_PTRACE, a non-dumpable process of the same uid gives EACCES (namespaces(7)).
+ *
+ * namespaces(7): "Permission to dereference or read (readlink(2)) these
+ * symbolic links is governed by a ptrace access mode PTRACE_MODE_READ_FSCREDS
+ * check"; a non-dumpable target fails that check for a caller without
+ * CAP_SYS_PTRACE in its mm's user namespace (ptrace(2)).
+ */
+TEST(ns_links_of_non_dumpable_process_eacces)
+{
+	ASSERT_EQ(0, ns_run(0, links_of_undumpable, NULL));
 }
 
 /* --- setns type rules -------------------------------------------------- */
@@ -521,11 +618,6 @@ static int pidfd_join(void *arg)
 	return 0;
 }
 
-static int probe_pidfd_setns(void *arg)
-{
-	return setns(*(int *)arg, CLONE_NEWUTS) ? 1 : 0;
-}
-
 /* A worker: holder in PIDFD_SET namespaces, then each request in a child. */
 static int pidfd_worker(void *arg)
 {
@@ -535,13 +627,10 @@ static int pidfd_worker(void *arg)
 
 	if (ns_holder_start(&h, PIDFD_SET, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
+	/* the tests probed NSNEW_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
 	pidfd = ns_pidfd_open(h.pid);
-	if (pidfd < 0 && errno == ENOSYS)
-		rc = NS_CHILD_SKIP;
-	else if (pidfd < 0)
+	if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
-	else if (ns_run(0, probe_pidfd_setns, &pidfd))
-		rc = NS_CHILD_SKIP;	/* setns() takes no pidfd before 5.8 */
 	for (; !rc && reqs->flags; reqs++) {
 		reqs->holder = h.pid;
 		reqs->pidfd = pidfd;
@@ -560,12 +649,10 @@ TEST(setns_pidfd_joins_several_at_once)
 		{ .flags = CLONE_NEWUTS | CLONE_NEWNET },
 		{ 0 },
 	};
-	int rc;
 
 	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(0, pidfd_worker, reqs);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
-	ASSERT_EQ(0, rc);
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
 /*
@@ -585,15 +672,143 @@ TEST(setns_pidfd_all_or_nothing)
 		{ .flags = PIDFD_SET, .threaded = true },
 		{ 0 },
 	};
-	int rc;
 
 	NS_NEED_ADMIN_OR_USERNS();
-
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
-	rc = ns_run_admin(0, pidfd_worker, reqs);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "setns() with a pidfd", "5.8");
-	ASSERT_EQ(0, rc);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
+}
+
+/*
+ * A holder made by ns_holder_start(@flags, @setup, @arg), and @join run in a
+ * child (ns_run()) with its pidfd; with @new_userns the holder must be in a
+ * user namespace of its own.
+ */
+static int join_holder_by_pidfd(unsigned long flags, int (*setup)(void *), void *arg,
+				int (*join)(void *), bool new_userns)
+{
+	struct pidfd_req r = { 0 };
+	struct ns_holder h;
+	int rc;
+
+	if (ns_holder_start(&h, flags, setup, arg))
+		return child_fail("cannot start a holder");
+	r.holder = h.pid;
+	r.pidfd = ns_pidfd_open(h.pid);
+	if (new_userns && ns_same_as_self(h.pid, "user") != 0)
+		rc = child_fail("the holder is not in a new user namespace");
+	else if (r.pidfd < 0)
+		rc = child_fail("pidfd_open: %m");
+	else
+		rc = ns_run(0, join, &r);
+	if (r.pidfd >= 0)
+		close(r.pidfd);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/* Without CAP_SYS_ADMIN of its own: UTS|NET alone refused, with USER all three joined. */
+static int join_owned_by_pidfd(void *arg)
+{
+	const int others = CLONE_NEWUTS | CLONE_NEWNET;
+	struct pidfd_req *r = arg;
+	int joined, other;
+
+	errno = 0;
+	if (setns(r->pidfd, others) != -1 || errno != EPERM)
+		return child_fail("setns(pidfd, UTS|NET) without CAP_SYS_ADMIN: %m, not EPERM");
+	if (count_joined(r->holder, CLONE_NEWUSER | others, &joined, &other))
+		return 1;
+	if (joined)
+		return child_fail("the refused setns(pidfd, UTS|NET) joined %d namespaces",
+				  joined);
+	if (setns(r->pidfd, CLONE_NEWUSER | others))
+		return child_fail("setns(pidfd, USER|UTS|NET): %m");
+	if (count_joined(r->holder, CLONE_NEWUSER | others, &joined, &other))
+		return 1;
+	if (other)
+		return child_fail("setns(pidfd, USER|UTS|NET) returned 0, %d not joined", other);
+	return 0;
+}
+
+static int pidfd_user_worker(void *arg)
+{
+	(void)arg;
+	if (ns_become_unprivileged())
+		return child_fail("cannot give up privileges: %m");
+	/* without CAP_SYS_ADMIN the holder is in a user namespace of its own too */
+	return join_holder_by_pidfd(CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL, join_owned_by_pidfd,
+				    true);
+}
+
+/*
+ * setns(pidfd) with CLONE_NEWUSER joins the other namespaces with the capabilities of the user ns
+ * joined: a caller without CAP_SYS_ADMIN joins UTS and net namespaces it owns (setns(2) example).
+ *
+ * The same call without CLONE_NEWUSER is the control: EPERM, nothing
+ * joined.  setns(2): "the following code would move the caller into the
+ * same user, network, and UTS namespaces as PID 1234".
+ */
+TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
+{
+	NS_NEED_UNPRIV_USERNS();
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
+}
+
+/* Our link @file names the holder's @its, not its @not_its (a different one). */
+static int names(const char *file, pid_t holder, const char *its, const char *not_its)
+{
+	struct ns_ident got, want, other;
+
+	if (ns_ident_of(0, file, &got) || ns_ident_of(holder, its, &want) ||
+	    ns_ident_of(holder, not_its, &other))
+		return child_fail("stat %s, %s or %s: %m", file, its, not_its);
+	if (ns_ident_eq(&want, &other))
+		return child_fail("the holder's %s is its %s", its, not_its);
+	if (ns_ident_eq(&got, &other))
+		return child_fail("after setns(pidfd) our %s is the holder's %s, not its %s",
+				  file, not_its, its);
+	if (!ns_ident_eq(&got, &want))
+		return child_fail("after setns(pidfd) our %s is not the holder's %s", file, its);
+	return 0;
+}
+
+static int join_active_by_pidfd(void *arg)
+{
+	struct pidfd_req *r = arg;
+	bool time = ns_type_available("time");
+
+	if (setns(r->pidfd, CLONE_NEWPID | (time ? CLONE_NEWTIME : 0)))
+		return child_fail("setns(pidfd, CLONE_NEWPID | CLONE_NEWTIME): %m");
+	return names("pid_for_children", r->holder, "pid", "pid_for_children") ?:
+	       (time ? names("time", r->holder, "time", "time_for_children") : 0);
+}
+
+static int pidfd_active_worker(void *arg)
+{
+	unsigned long flags = CLONE_NEWPID | (ns_type_available("time") ? CLONE_NEWTIME : 0);
+
+	(void)arg;
+	/* the holder, init of new PID and time namespaces, makes others for its children */
+	return join_holder_by_pidfd(flags, nserr_unshare_and_fork, &flags, join_active_by_pidfd,
+				    false);
+}
+
+/*
+ * setns(pidfd, CLONE_NEWPID | CLONE_NEWTIME) joins the PID and time namespaces the target is in,
+ * not those of its *_for_children links (setns(2) "the same namespaces as the thread").
+ *
+ * The target unshared both after it started, so each pair differs.  After
+ * the call our pid_for_children is its pid, our time its time.
+ */
+TEST(setns_pidfd_joins_the_targets_own_pid_and_time_ns)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run_admin(0, pidfd_active_worker, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -7,15 +7,18 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sem.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nsapi.h"
+#include "nserrors.h"
 #include "kselftest_harness.h"
 
 
@@ -487,6 +490,95 @@ TEST(clone_clone3_unshare_give_same_namespaces)
 	}
 	if (!ran_clone3)
 		TH_LOG("no clone3() on this kernel: compared clone() and unshare() only");
+}
+
+/* --- unshare(CLONE_NEWIPC) and the semaphore undo list -------------------- */
+
+/*
+ * A child raises semaphore @semid by one with SEM_UNDO, then unshare(@flag)s
+ * and waits: the value the parent reads after that unshare (into
+ * *@at_unshare) and after the child ended (*@at_exit).  0 or child_fail().
+ */
+static int undo_after_unshare(int semid, int flag, int *at_unshare, int *at_exit)
+{
+	int to_child[2], from_child[2], rc = 0;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC))
+		return child_fail("pipe: %m");
+	pid = ns_clone(0);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0) {
+		struct sembuf up = { .sem_num = 0, .sem_op = 1, .sem_flg = SEM_UNDO };
+
+		close(to_child[1]);
+		close(from_child[0]);
+		if (semop(semid, &up, 1))
+			_exit(child_fail("semop +1 SEM_UNDO: %m"));
+		if (unshare(flag))
+			_exit(child_fail("unshare(%#x): %m", flag));
+		if (write(from_child[1], &c, 1) != 1 || read(to_child[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	if (!nserr_readable_within(from_child[0], NS_WAIT_MS))
+		rc = child_fail("no word from the child after unshare(%#x)", flag);
+	*at_unshare = semctl(semid, 0, GETVAL);
+	close(to_child[1]);
+	if (ns_wait(pid, NS_WAIT_MS) && !rc)
+		rc = child_fail("the child failed");
+	*at_exit = semctl(semid, 0, GETVAL);
+	close(from_child[0]);
+	return rc;
+}
+
+static int newipc_sysvsem(void *arg)
+{
+	static const struct {
+		int flag;
+		int at_unshare;		/* the undo applied: 0; not yet: 1 */
+	} steps[] = {
+		{ CLONE_NEWUTS, 1 },	/* the control: the undo waits for the exit */
+		{ CLONE_SYSVSEM, 0 },
+		{ CLONE_NEWIPC, 0 },
+	};
+	int semid, rc = 0;
+
+	(void)arg;
+	/* in the IPC namespace ns_run_admin() made: the host's keeps no semaphore */
+	semid = semget(IPC_PRIVATE, 1, 0600);
+	if (semid < 0)
+		return child_fail("semget: %m");
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && !rc; i++) {
+		int at_unshare = -1, at_exit = -1;
+
+		rc = undo_after_unshare(semid, steps[i].flag, &at_unshare, &at_exit);
+		if (!rc && at_unshare != steps[i].at_unshare)
+			rc = child_fail("after unshare(%#x) by the only holder of its undo list "
+					"the semaphore is %d, not %d", steps[i].flag, at_unshare,
+					steps[i].at_unshare);
+		else if (!rc && at_exit != 0)
+			rc = child_fail("after the exit of the unshare(%#x) caller the semaphore "
+					"is %d, not 0", steps[i].flag, at_exit);
+	}
+	semctl(semid, 0, IPC_RMID);
+	return rc;
+}
+
+/*
+ * unshare(CLONE_NEWIPC) implies CLONE_SYSVSEM: the only holder of a semadj list applies it at that
+ * unshare, not at its exit (unshare(2) CLONE_NEWIPC, CLONE_SYSVSEM).
+ *
+ * The control, unshare(CLONE_NEWUTS), leaves the adjustment to the exit.
+ */
+TEST(unshare_newipc_implies_clone_sysvsem)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWIPC, newipc_sysvsem, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -416,4 +416,62 @@ TEST_F(parent_combo, clone_parent_with_new_namespace_accepted)
 	ASSERT_EQ(0, ns_run(0, parent_combo_worker, (void *)&variant->flag));
 }
 
+/* --- CLONE_NEWUSER from a chroot ------------------------------------------ */
+
+/* clone() (@how 0) or clone3() (1) of a child in a new user ns: 0 or the errno. */
+static int clone_newuser_errno(int how)
+{
+	pid_t pid = nserr_spawn(how, CLONE_NEWUSER);
+	int err = errno;
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0)
+		return err;
+	return ns_wait(pid, NS_WAIT_MS) ? -1 : 0;
+}
+
+static int clone_chrooted(void *arg)
+{
+	int root, err;
+
+	(void)arg;
+	/* root of a user + mount namespace of its own may chroot */
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("user + mount namespace: %m");
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || chroot("/proc") || chdir("/"))
+		return child_fail("chroot /proc: %m");
+	for (int how = 0; how < 2; how++) {
+		err = clone_newuser_errno(how);
+		if (how && err == ENOSYS)
+			break;		/* no clone3() (5.3): clone() was enough */
+		if (err != EPERM)
+			return child_fail("%s(CLONE_NEWUSER) in a chroot: %s, not EPERM",
+					  how_name[how], err > 0 ? strerror(err) : "granted");
+	}
+	/* the control: back at the mount namespace's root both work */
+	if (fchdir(root) || chroot("."))
+		return child_fail("leave the chroot: %m");
+	for (int how = 0; how < 2; how++) {
+		err = clone_newuser_errno(how);
+		if (err && !(how && err == ENOSYS))
+			return child_fail("%s(CLONE_NEWUSER) out of the chroot: %s", how_name[how],
+					  err > 0 ? strerror(err) : "the child failed");
+	}
+	return 0;
+}
+
+/*
+ * clone() and clone3() with CLONE_NEWUSER by a chrooted caller (root not its mount ns's root) fail
+ * with EPERM; unchrooted they work (clone(2) ERRORS, since 3.9).
+ *
+ * user_setns.c checks the same rule for unshare(2).
+ */
+TEST(clone_newuser_in_chroot_eperm)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(0, clone_chrooted, NULL));
+}
+
 TEST_HARNESS_MAIN

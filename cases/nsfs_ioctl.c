@@ -152,6 +152,9 @@ static int owner_out_of_scope(void *arg)
 {
 	int fd = *(int *)arg;
 
+	/* a time namespace for children, owned by the holder's user ns too */
+	if (ns_type_available("time") && unshare(CLONE_NEWTIME))
+		return child_fail("unshare(CLONE_NEWTIME): %m");
 	errno = 0;
 	if (ioctl(fd, NS_GET_USERNS) != -1 || errno != EPERM)
 		return child_fail("NS_GET_USERNS of the outer uts ns: %m, not EPERM");
@@ -160,18 +163,23 @@ static int owner_out_of_scope(void *arg)
 
 static int get_userns_worker(void *arg)
 {
-	static const char *const owned[] = { "uts", "ipc", "net", "mnt", "cgroup" };
+	static const char *const owned[] = { "uts", "ipc", "net", "mnt", "cgroup", "pid",
+					     "time_for_children" };
 	int outer_uts = ns_open(0, "uts"), rc = 0;
 	struct ns_holder h;
 
 	if (outer_uts < 0)
 		return child_fail("open uts: %m");
 	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
-			 CLONE_NEWNS | CLONE_NEWCGROUP, owner_out_of_scope, &outer_uts))
+			 CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWPID, owner_out_of_scope,
+			 &outer_uts))
 		return child_fail("holder failed");
 	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]) && !rc; i++) {
-		int fd = ns_open(h.pid, owned[i]);
+		int fd = ns_type_available(owned[i]) ? ns_open(h.pid, owned[i]) : -1;
 		int ufd = fd < 0 ? -1 : ioctl(fd, NS_GET_USERNS);
+
+		if (!ns_type_available(owned[i]))
+			continue;
 
 		if (ufd < 0)
 			rc = child_fail("NS_GET_USERNS of the child's %s: %m", owned[i]);
@@ -203,6 +211,9 @@ static int get_userns_worker(void *arg)
 /*
  * NS_GET_USERNS returns the owning user ns; an owner outside the caller's user namespace gives
  * EPERM (ioctl_ns(2), 4.9).
+ *
+ * Asked of the seven types a user namespace owns; for a user namespace
+ * itself see ns_get_userns_of_user_ns_is_its_parent.
  */
 TEST(ns_get_userns_returns_owner)
 {
@@ -256,9 +267,129 @@ TEST(ns_get_owner_uid_outside_and_inside)
 
 	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY,
 			"NS_GET_OWNER_UID", "4.11");
-	EXPECT_EQ(-EINVAL, self_ioctl("uts", NS_GET_OWNER_UID, (unsigned long)&uid));
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+
+		if (t->flag != CLONE_NEWUSER && ns_type_available(t->name))
+			EXPECT_EQ(-EINVAL, self_ioctl(t->name, NS_GET_OWNER_UID,
+						      (unsigned long)&uid))
+				TH_LOG("NS_GET_OWNER_UID of %s", t->name);
+	}
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run(0, owner_uid_creator, NULL));
+}
+
+/* Inside the holder: its own user ns has no reachable parent, by either ioctl. */
+static int user_parent_out_of_scope(void *arg)
+{
+	(void)arg;
+	if (self_ioctl("user", NS_GET_USERNS, 0) != -EPERM)
+		return child_fail("NS_GET_USERNS of the own user ns did not fail EPERM");
+	if (self_ioctl("user", NS_GET_PARENT, 0) != -EPERM)
+		return child_fail("NS_GET_PARENT of the own user ns did not fail EPERM");
+	return 0;
+}
+
+static int user_parent_synonym(void *arg)
+{
+	struct ns_holder h;
+	int fd, ufd = -1, pfd = -1, rc = 0;
+
+	(void)arg;
+	if (ns_holder_start(&h, CLONE_NEWUSER, user_parent_out_of_scope, NULL))
+		return child_fail("holder: its parent user ns was reachable, or no holder");
+	fd = ns_open(h.pid, "user");
+	if (fd < 0)
+		rc = child_fail("open the holder's user ns: %m");
+	else if ((ufd = ioctl(fd, NS_GET_USERNS)) < 0 || (pfd = ioctl(fd, NS_GET_PARENT)) < 0)
+		rc = child_fail("NS_GET_USERNS or NS_GET_PARENT of a child user ns: %m");
+	else if (!fd_is_ns_of(ufd, 0, "user") || !fd_is_ns_of(pfd, 0, "user"))
+		rc = child_fail("NS_GET_USERNS %s and NS_GET_PARENT %s our user ns",
+				fd_is_ns_of(ufd, 0, "user") ? "is" : "is not",
+				fd_is_ns_of(pfd, 0, "user") ? "is" : "is not");
+	else if (fd_is_ns_of(fd, 0, "user"))
+		rc = child_fail("the holder's user ns is ours");
+	close(fd);
+	close(ufd);
+	close(pfd);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * For a user namespace NS_GET_PARENT is synonymous with NS_GET_USERNS: both answer its parent, and
+ * from inside it both fail with EPERM (ioctl_ns(2) NS_GET_PARENT).
+ */
+TEST(ns_get_userns_of_user_ns_is_its_parent)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run_admin(0, user_parent_synonym, NULL));
+}
+
+/* The fd an nsfs ioctl returned: 0 when O_RDONLY and close-on-exec, else child_fail(). */
+static int rdonly_cloexec(int fd, const char *what)
+{
+	int fdfl = fcntl(fd, F_GETFD), fl = fcntl(fd, F_GETFL);
+
+	if (fd < 0 || fdfl < 0 || fl < 0)
+		return child_fail("%s: %m", what);
+	if (!(fdfl & FD_CLOEXEC))
+		return child_fail("the fd of %s is not close-on-exec", what);
+	if ((fl & O_ACCMODE) != O_RDONLY)
+		return child_fail("the fd of %s has access mode %#o, not O_RDONLY", what,
+				  fl & O_ACCMODE);
+	return 0;
+}
+
+static int new_fds_flags(void *arg)
+{
+	static const struct {
+		const char *type;
+		unsigned long req;
+		const char *what;
+	} asks[] = {
+		{ "uts", NS_GET_USERNS, "NS_GET_USERNS of a uts ns" },
+		{ "user", NS_GET_USERNS, "NS_GET_USERNS of a user ns" },
+		{ "user", NS_GET_PARENT, "NS_GET_PARENT of a user ns" },
+		{ "pid", NS_GET_PARENT, "NS_GET_PARENT of a pid ns" },
+	};
+	struct ns_holder h;
+	int rc = 0;
+
+	(void)arg;
+	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWPID, NULL, NULL))
+		return child_fail("holder failed");
+	for (size_t i = 0; i < sizeof(asks) / sizeof(asks[0]) && !rc; i++) {
+		char path[64];
+		int fd, nfd;
+
+		/* opened without O_CLOEXEC: the new fd's flags are not copied from it */
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", h.pid, asks[i].type);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			rc = child_fail("open %s: %m", path);
+		nfd = fd < 0 ? -1 : ioctl(fd, asks[i].req);
+		if (!rc)
+			rc = rdonly_cloexec(nfd, asks[i].what);
+		if (nfd >= 0)
+			close(nfd);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("holder failed");
+	return rc;
+}
+
+/*
+ * The fd NS_GET_USERNS or NS_GET_PARENT returns is opened O_RDONLY and close-on-exec (ioctl_ns(2)
+ * "opened with the O_RDONLY and O_CLOEXEC").
+ */
+TEST(ns_get_userns_and_parent_fds_are_rdonly_cloexec)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run_admin(0, new_fds_flags, NULL));
 }
 
 /* --- later additions ----------------------------------------------------- */
