@@ -98,6 +98,7 @@ write_meta() {
 		echo "kernel=$(uname -r)"
 		[ -n "$v" ] && echo "kernel_version=$v"
 		echo "machine=$(uname -m)"
+		echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
 		echo "where=host"
 		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "passes=$passes"
