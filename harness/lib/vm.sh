@@ -13,7 +13,8 @@ qemu_cmd() {
 	[ "$accel" = kvm ] && cpu=host
 	qcmd=("$qemu")
 	[ -z "${qname:-}" ] || qcmd+=(-name "$qname")
-	qcmd+=(-accel "$accel" -cpu "$cpu" -smp "${qcpus:-1}" -m "$memory" -nodefaults -nographic -no-reboot)
+	qcmd+=(-accel "$accel" -cpu "$cpu" -smp "${qcpus:-1}" -m "$memory")
+	qcmd+=(-nodefaults -nographic -no-reboot)
 	# One PCI network card on a hub of its own (no host side): a physical
 	# device nobody uses, for cases/net_phys.c.
 	qcmd+=(-netdev hubport,id=n0,hubid=0 -device e1000,netdev=n0)

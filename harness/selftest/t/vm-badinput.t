@@ -7,7 +7,7 @@
 # never-finishing downloads; "no space" is a small tmpfs mounted in a mount
 # namespace of the test's own (never on the host's mount table).
 . "$(dirname "$0")/../lib.sh"
-plan 42
+plan 44
 kernel=$top/harness/kernel
 matrix=$top/harness/matrix
 kc=$scratch/kc
@@ -125,8 +125,15 @@ printf 'garbage' | dd of="$kc/$abi/vmlinuz" bs=1 seek=100000 conv=notrunc 2>/dev
 is "damaged cached kernel: verify fails" $? 1
 "$kernel" fetch 5.10 > /dev/null 2> "$scratch/err"
 is "damaged cached kernel: fetch rebuilds it" $? 0
-like "damaged cached kernel: says so" "$scratch/err" 'fails its checksums: rebuilding it'
+like "damaged cached kernel: says so" "$scratch/err" 'fails its checksums.*rebuilding it'
 check "damaged cached kernel: verifies again" "$kernel" verify "$kc/$abi"
+
+# A cached kernel whose modules were collected for another module list is rebuilt.
+echo nosuchmodule > "$kc/$abi/modules/wanted"
+"$kernel" fetch 5.10 > /dev/null 2> "$scratch/err"
+like "other module list: fetch says it rebuilds" "$scratch/err" 'lacks a module of.*rebuilding it'
+today=$(sed 's/#.*//' "$top/harness/guest/modules" | awk 'NF { print $1 }')
+is "other module list: rebuilt for today's list" "$(cat "$kc/$abi/modules/wanted")" "$today"
 
 # No space for the cache: a 16 MB tmpfs (too small for the package) and
 # a 90 MB one (room for the package, not for unpacking it).
