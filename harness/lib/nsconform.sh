@@ -121,9 +121,14 @@ hygiene_after() {
 	diff -u "$d/host-before" "$d/host-after" > "$d/host.diff"
 	if [ -n "${2:-}" ]; then
 		"$top/harness/hygiene" --session "$2" > "$d/procs-after"
-		# Processes that ended meanwhile are no harm; new ones were left behind.
-		comm -13 "$d/procs-before" "$d/procs-after" | sed 's/^/+left behind: /' \
-			>> "$d/host.diff"
+		# Processes that ended meanwhile are no harm; new ones were left behind,
+		# unless they were only ending (looked at again after half a second).
+		comm -13 "$d/procs-before" "$d/procs-after" > "$d/procs-new"
+		[ -s "$d/procs-new" ] && sleep 0.5
+		while read -r pid comm; do
+			[ -d "/proc/$pid" ] && echo "+left behind: $pid $comm"
+		done < "$d/procs-new" >> "$d/host.diff"
+		rm -f "$d/procs-new"
 	fi
 	if [ -s "$d/host.diff" ]; then
 		echo "nsconform: the host changed during the run:" >&2
