@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -549,14 +548,6 @@ struct pidfd_req {
 	bool threaded;		/* run a second thread during setns */
 };
 
-static void *idle_thread(void *arg)
-{
-	struct ns_sync *s = arg;
-
-	ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
-	return NULL;
-}
-
 /* Count the types in @mask where the caller is in the holder's namespace. */
 static int count_joined(pid_t holder, int mask, int *joined, int *other)
 {
@@ -581,20 +572,18 @@ static int count_joined(pid_t holder, int mask, int *joined, int *other)
 static int pidfd_join(void *arg)
 {
 	struct pidfd_req *r = arg;
-	pthread_t th;
-	struct ns_sync s;
+	struct ns_thread th;
 	int joined, other, stray, unused, ret, err;
 
 	if (r->threaded) {
-		if (ns_sync_init(&s) || pthread_create(&th, NULL, idle_thread, &s))
-			return child_fail("thread: %m");
+		err = ns_thread_start(&th);
+		if (err)
+			return child_fail("second thread: %s", strerror(-err));
 	}
 	ret = setns(r->pidfd, r->flags);
 	err = errno;
-	if (r->threaded) {
-		ns_sync_tell(&s, false, NULL, 0);
-		pthread_join(th, NULL);
-	}
+	if (r->threaded && ns_thread_stop(&th))
+		return child_fail("the second thread did not go away");
 	if (count_joined(r->holder, r->flags & PIDFD_SET, &joined, &other) ||
 	    count_joined(r->holder, PIDFD_SET & ~r->flags, &stray, &unused))
 		return 1;

@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,15 +48,6 @@ static int fs_sharer(void *arg)
 	return read(p[0], &c, 1) < 0;
 }
 
-static void *thread_waits(void *arg)
-{
-	char c;
-
-	if (read(*(int *)arg, &c, 1) < 0)
-		return NULL;
-	return NULL;
-}
-
 /* After a wrongly granted setns: where is the CLONE_FS sibling's root now? */
 static void log_sibling_root(pid_t sib)
 {
@@ -82,26 +72,31 @@ static void log_sibling_root(pid_t sib)
 static int shared_fs_refused(int fd, unsigned long flags, int how, const struct mnt_uts *target)
 {
 	struct mnt_uts before, now;
-	pthread_t th;
+	struct ns_thread th;
 	pid_t sib = -1;
 	int p[2], err;
 
 	if (pipe2(p, O_CLOEXEC) || take(&before))
 		return child_fail("pipe or stat: %m");
-	if (how == 0)
+	if (how == 0) {
 		sib = nserr_clone_on_stack(CLONE_FS | SIGCHLD, fs_sharer, p);
-	if ((how == 0 && sib < 0) || (how == 1 && pthread_create(&th, NULL, thread_waits, &p[0])))
+	} else {
+		err = ns_thread_start(&th);
+		sib = err ? -1 : 0;
+		errno = -err;
+	}
+	if (sib < 0)
 		return child_fail("cannot start the fs sharer: %m");
 	errno = 0;
 	err = setns(fd, flags) ? errno : 0;
 	if (!err && sib > 0)
 		log_sibling_root(sib);
 	close(p[1]);
+	close(p[0]);
 	if (how == 0)
 		ns_wait(sib, NS_WAIT_MS);
-	else
-		pthread_join(th, NULL);
-	close(p[0]);
+	else if (ns_thread_stop(&th))
+		return child_fail("the thread did not go away");
 	if (err != EINVAL)
 		return child_fail("setns(%#lx) sharing fs with a %s: %s, not EINVAL", flags,
 				  how ? "thread" : "CLONE_FS process",
@@ -109,8 +104,6 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	if (take(&now) || !ns_ident_eq(&now.mnt, &before.mnt) ||
 	    !ns_ident_eq(&now.uts, &before.uts))
 		return child_fail("the refused setns(%#lx) changed mnt or uts", flags);
-	if (ns_wait_single_threaded(2000))
-		return child_fail("the thread did not go away");
 	if (!how)
 		return 0;
 	/* the control: alone, the same call joins */

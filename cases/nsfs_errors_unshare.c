@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,12 +23,6 @@
 #include "kselftest_harness.h"
 
 /* --- CLONE_NEWPID from a threaded process ---------------------------------- */
-
-static void *wait_for_word(void *arg)
-{
-	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
-	return NULL;
-}
 
 /* Fork a child; 0 when it is PID 1 one level below us. */
 static int next_child_is_pid1_below(void)
@@ -47,15 +40,15 @@ static int next_child_is_pid1_below(void)
 
 static int threaded_unshare_newpid(void *arg)
 {
-	struct ns_sync s;
-	pthread_t th;
+	struct ns_thread th;
 	int rc;
 
 	(void)arg;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_for_word, &s))
-		return child_fail("thread: %m");
+	rc = ns_thread_start(&th);
+	if (rc)
+		return child_fail("second thread: %s", strerror(-rc));
 	if (ns_thread_count() != 2)
 		rc = child_fail("not two threads");
 	else if (unshare(CLONE_NEWPID))
@@ -64,8 +57,7 @@ static int threaded_unshare_newpid(void *arg)
 		rc = next_child_is_pid1_below();
 	if (!rc && ns_thread_count() != 2)
 		rc = child_fail("the second thread is gone");
-	ns_sync_tell(&s, false, NULL, 0);
-	pthread_join(th, NULL);
+	ns_thread_stop(&th);
 	return rc;
 }
 

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,20 +436,14 @@ TEST_F(clone_time, clone3_creates_time_ns)
 	EXPECT_EQ(0, shares_time_ns_then_reap(&self->s, pid));
 }
 
-static void *idle(void *arg)
-{
-	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
-	return NULL;
-}
-
 /* Holder: a time namespace with offsets, not yet entered, kept by us. */
 static int setns_worker(void *arg)
 {
 	struct ns_ident before, target, now;
 	long long out0, in;
-	struct ns_sync s, t;
+	struct ns_thread th;
+	struct ns_sync s;
 	char path[64];
-	pthread_t th;
 	pid_t holder;
 	int fd, ret, err;
 
@@ -478,19 +471,18 @@ static int setns_worker(void *arg)
 	ns_wait(holder, NS_WAIT_MS);
 
 	/* threaded: refused, nothing changes */
-	if (ns_sync_init(&t) || pthread_create(&th, NULL, idle, &t))
-		return child_fail("thread: %m");
+	err = ns_thread_start(&th);
+	if (err)
+		return child_fail("second thread: %s", strerror(-err));
 	ret = setns(fd, CLONE_NEWTIME);
 	err = errno;
-	ns_sync_tell(&t, false, NULL, 0);
-	pthread_join(th, NULL);
+	if (ns_thread_stop(&th))
+		return child_fail("the second thread did not go away");
 	if (ret != -1 || err != EUSERS)
 		return child_fail("threaded setns(time) = %d (%s), not EUSERS", ret,
 				  strerror(err));
 	if (ns_ident_of(0, "time", &now) || !ns_ident_eq(&now, &before))
 		return child_fail("the refused setns changed the time namespace");
-	if (ns_wait_single_threaded(2000))
-		return child_fail("the thread did not go away");
 
 	/* single-threaded: joined, and our own clock now carries the offset */
 	out0 = now_sys(CLOCK_MONOTONIC);

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,55 +240,24 @@ TEST(setns_into_own_userns_einval)
 	ASSERT_EQ(0, userns_run_unpriv(join_own, NULL));
 }
 
-static void *block_on_pipe(void *arg)
+/* A second thread, as the kernel counts it.  0, or child_fail(). */
+static int threaded(struct ns_thread *th)
 {
-	char c;
+	int err = ns_thread_start(th);
 
-	read(*(int *)arg, &c, 1);
-	return NULL;
-}
-
-/*
- * Start a second thread that lives until @p[1] is closed: it blocks in
- * read() on @p[0], so it cannot end before we let it.
- */
-static int second_thread(pthread_t *th, int p[2])
-{
-	if (pipe(p))
-		return -1;
-	if (pthread_create(th, NULL, block_on_pipe, &p[0])) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
+	if (err) {
+		errno = -err;
+		return child_fail("start a second thread: %m (threads counted: %d)",
+				  ns_thread_count());
 	}
 	return 0;
 }
 
-/* The precondition, as the kernel counts it: at least two threads now. */
-static int still_threaded(void)
+/* The second thread gone, as the kernel counts it.  0, or child_fail(). */
+static int unthreaded(struct ns_thread *th)
 {
-	int n = ns_thread_count();
+	int err = ns_thread_stop(th);
 
-	if (n < 2)
-		return child_fail("the kernel counts %d thread(s) before the call, expected >= 2",
-				  n);
-	return 0;
-}
-
-/*
- * Let the thread end, join it, then wait until the kernel has taken it
- * out of our thread group: pthread_join() returns before that (see
- * ns_wait_single_threaded()), and under one CPU the joiner often runs
- * first.  0, or child_fail().
- */
-static int end_thread(pthread_t th, int p[2])
-{
-	int err;
-
-	close(p[1]);
-	pthread_join(th, NULL);
-	close(p[0]);
-	err = ns_wait_single_threaded(NS_WAIT_MS);
 	if (err) {
 		errno = -err;
 		return child_fail("still %d threads after pthread_join: %m", ns_thread_count());
@@ -299,14 +267,10 @@ static int end_thread(pthread_t th, int p[2])
 
 static int join_threaded_ns(struct target *t)
 {
-	pthread_t th;
-	int p[2];
+	struct ns_thread th;
 
-	if (second_thread(&th, p))
-		return child_fail("pthread_create failed");
-	if (still_threaded() || expect_setns_fails(t, EINVAL))
-		return 1;
-	if (end_thread(th, p))
+	/* On failure the child exits, and the thread with it. */
+	if (threaded(&th) || expect_setns_fails(t, EINVAL) || unthreaded(&th))
 		return 1;
 	/* Control: once single-threaded again, the same setns works. */
 	if (setns(t->fd, CLONE_NEWUSER))
@@ -333,23 +297,18 @@ TEST(setns_userns_multithreaded_einval)
 static int unshare_threaded(void *arg)
 {
 	struct ns_ident before;
-	pthread_t th;
-	int p[2];
+	struct ns_thread th;
 
 	(void)arg;
 	if (ns_ident_of(0, "user", &before))
 		return child_fail("stat own user ns: %m");
-	if (second_thread(&th, p))
-		return child_fail("pthread_create failed");
-	if (still_threaded())
+	if (threaded(&th))
 		return 1;
 	if (unshare(CLONE_NEWUSER) == 0)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded succeeded");
 	if (errno != EINVAL)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded: %m, expected EINVAL");
-	if (in_userns(&before, true))
-		return 1;
-	if (end_thread(th, p))
+	if (in_userns(&before, true) || unthreaded(&th))
 		return 1;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) after the thread ended: %m");
