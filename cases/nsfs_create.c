@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,53 +329,6 @@ TEST(unshare_newuser_implies_clone_fs)
 
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, fs_worker, &r));
-}
-
-static void *wait_thread(void *arg)
-{
-	ns_sync_wait(arg, true, NULL, 0, NS_WAIT_MS);
-	return NULL;
-}
-
-static int threaded_unshare(void *arg)
-{
-	struct ns_ident before, after;
-	struct ns_sync s;
-	pthread_t th;
-	int ret, err;
-
-	(void)arg;
-	if (ns_ident_of(0, "user", &before))
-		return child_fail("stat user: %m");
-	if (ns_sync_init(&s) || pthread_create(&th, NULL, wait_thread, &s))
-		return child_fail("thread: %m");
-	ret = unshare(CLONE_NEWUSER);
-	err = errno;
-	ns_sync_tell(&s, false, NULL, 0);
-	pthread_join(th, NULL);
-	if (ret != -1 || err != EINVAL)
-		return child_fail("unshare(CLONE_NEWUSER) with 2 threads = %d (%s), not EINVAL",
-				  ret, strerror(err));
-	if (ns_ident_of(0, "user", &after) || !ns_ident_eq(&before, &after))
-		return child_fail("the refused unshare changed the user namespace");
-	/* with the thread gone the same call works */
-	if (ns_wait_single_threaded(2000))
-		return child_fail("the thread did not go away");
-	if (unshare(CLONE_NEWUSER))
-		return child_fail("single-threaded unshare(CLONE_NEWUSER): %m");
-	if (ns_ident_of(0, "user", &after) || ns_ident_eq(&before, &after))
-		return child_fail("unshare(CLONE_NEWUSER) returned 0, same namespace");
-	return 0;
-}
-
-/*
- * unshare(CLONE_NEWUSER) is refused with EINVAL in a multithreaded process, as it implies
- * CLONE_THREAD (unshare(2)).
- */
-TEST(unshare_newuser_refused_when_multithreaded)
-{
-	NS_NEED_USERNS();
-	ASSERT_EQ(0, ns_run(0, threaded_unshare, NULL));
 }
 
 /* --- one check, three entry points --------------------------------------- */
