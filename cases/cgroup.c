@@ -265,9 +265,10 @@ static int mount_inside(void *arg)
 	if (ns_ident_of(0, "mnt", &after) || ns_ident_eq(&before, &after))
 		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
 	snprintf(point, sizeof(point), "/tmp/nsc-cg-%d", getpid());
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, NULL) || mkdir(point, 0700))
-		return child_fail("private /tmp: %m");
+	if (ns_private_tmp(NULL))
+		return 1;
+	if (mkdir(point, 0700))
+		return child_fail("mkdir %s: %m", point);
 	if (r->m.ctrl[0] ? mount("none", point, "cgroup", 0, r->m.ctrl) :
 			   mount("none", point, "cgroup2", 0, NULL))
 		return child_fail("mount cgroup '%s' inside: %m", r->m.ctrl);

@@ -478,10 +478,10 @@ static int mount_opposite(void *arg)
 	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt) ||
 	    ns_ident_of(0, "cgroup", &cg) || ns_ident_eq(&cg, &r->test_cgroup))
 		return child_fail("not in mount and cgroup namespaces of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/cg", 0755))
-		return child_fail("tmpfs on /tmp: %m");
+	if (ns_private_tmp("size=64k"))
+		return 1;
+	if (mkdir("/tmp/cg", 0755))
+		return child_fail("mkdir /tmp/cg: %m");
 	if (mount("cgroup2", "/tmp/cg", "cgroup2", 0, r->nsdelegate ? "" : "nsdelegate"))
 		return child_fail("mount cgroup2 inside: %m");
 	r->mounted = 1;

@@ -341,9 +341,9 @@ static int mq_owner_views(void *arg)
 	NEED_OWN_IPC_NS(&test_ipc);
 	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt))
 		return child_fail("not in a mount namespace of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/mq", 0755) ||
-	    mount("mqueue", "/tmp/mq", "mqueue", 0, NULL))
+	if (ns_private_tmp("size=64k"))
+		return 1;
+	if (mkdir("/tmp/mq", 0755) || mount("mqueue", "/tmp/mq", "mqueue", 0, NULL))
 		return child_fail("mount mqueue: %m");
 	q = mq_open("/nsc-owner", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
 	if (q == (mqd_t)-1)

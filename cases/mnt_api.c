@@ -56,10 +56,7 @@ static int tmpfs_on_tmp(void *arg)
 	(void)arg;
 	if (ns_ident_of(0, "mnt", &now) || ns_ident_eq(&now, &test_mnt))
 		return child_fail("not in a mount namespace of its own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nsc-api", "/tmp", "tmpfs", 0, "size=1m"))
-		return child_fail("mount tmpfs: %m");
-	return 0;
+	return ns_private_tmp("size=1m");
 }
 
 /* The mount of @ns_id whose mount point is /tmp, its fs type "tmpfs": its id, or 0. */

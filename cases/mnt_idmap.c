@@ -48,7 +48,7 @@ struct idm {
 /* A private tmpfs on /tmp with /tmp/src/file and the mount point /tmp/idm. */
 static int idm_files(void)
 {
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	if (mkdir("/tmp/src", 0777) || chmod("/tmp/src", 0777) || mnt_touch("/tmp/src/file") ||
 	    mkdir("/tmp/idm", 0755))

@@ -179,10 +179,8 @@ static int private_tmp(const struct ns_ident *test_mnt)
 
 	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, test_mnt))
 		return child_fail("not in a mount namespace of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
-		return child_fail("tmpfs on /tmp: %m");
+	if (ns_private_tmp("size=64k"))
+		return 1;
 	if (mkdir("/tmp/a", 0755) || mkdir("/tmp/b", 0755))
 		return child_fail("mkdir: %m");
 	return 0;

@@ -223,9 +223,8 @@ static int keep_by_bind(void *arg)
 	if (ns_ident_of(0, "mnt", &st_id) ||
 	    ns_ident_eq(&id, &st_id))
 		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=0700"))
-		return child_fail("private tmpfs on /tmp: %m");
+	if (ns_private_tmp("mode=0700"))
+		return 1;
 	snprintf(file, sizeof(file), "/tmp/uts-%d", getpid());
 	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)

@@ -445,10 +445,7 @@ static int one_more_mount(void *arg)
 	/* never mount anything unless the mount namespace really is new */
 	if (ns_same_as_self(getppid(), "mnt") != 0)
 		return child_fail("the holder is in its parent's mount namespace");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=1m"))
-		return child_fail("mount tmpfs: %m");
-	return 0;
+	return ns_private_tmp("size=1m");
 }
 
 /*

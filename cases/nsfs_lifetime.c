@@ -435,9 +435,8 @@ static int leave_mark(void *arg)
 		break;
 	case CLONE_NEWNS:
 		snprintf(path, sizeof(path), "/tmp/%s", m->name);
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
-			return child_fail("private tmpfs on /tmp: %m");
+		if (ns_private_tmp("size=64k"))
+			return 1;
 		fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return child_fail("create %s: %m", path);
@@ -609,9 +608,10 @@ static int keep_each(void *arg)
 	if (ns_unshare_userns_root(by_bind ? CLONE_NEWNS : 0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	snprintf(dir, sizeof(dir), "/tmp/nsc-keep-%d", getpid());
-	if (by_bind && (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-			mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir(dir, 0700)))
-		return child_fail("private tmpfs on /tmp: %m");
+	if (by_bind && ns_private_tmp("size=64k"))
+		return 1;
+	if (by_bind && mkdir(dir, 0700))
+		return child_fail("mkdir %s: %m", dir);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		struct mark m = { .t = &ns_types[i], .fd = -1 };
 		struct ns_holder h;
@@ -730,10 +730,12 @@ static int mnt_loop_worker(void *arg)
 			top_id = id;
 		}
 	}
-	if (pin_to(top) || unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k"))
-		return child_fail("a mount namespace with a tmpfs on /tmp: %m");
+	if (pin_to(top))
+		return 1;
+	if (unshare(CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWNS): %m");
+	if (ns_private_tmp("size=64k"))
+		return 1;
 	/* the control: our own namespace's file is refused in it */
 	fd = open(own, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0 || close(fd))

@@ -45,10 +45,10 @@ static int mount_pin(void *arg)
 
 	if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &r->test_mnt))
 		return child_fail("not in a mount namespace of our own");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return child_fail("make / private: %m");
-	if (mount("tmpfs", "/tmp", "tmpfs", 0, "size=64k") || mkdir("/tmp/pin", 0700))
-		return child_fail("tmpfs on /tmp: %m");
+	if (ns_private_tmp("size=64k"))
+		return 1;
+	if (mkdir("/tmp/pin", 0700))
+		return child_fail("mkdir /tmp/pin: %m");
 	if (r->mount_it && mount(r->fstype, "/tmp/pin", r->fstype, 0, NULL))
 		return child_fail("mount %s: %m", r->fstype);
 	return 0;

@@ -174,9 +174,8 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 		ns_sync_child_side(s);
 		if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
 			_exit(child_fail("not in a mount namespace of our own"));
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("nsc-refs", "/tmp", "tmpfs", 0, "size=1m"))
-			_exit(child_fail("tmpfs: %m"));
+		if (ns_private_tmp("size=1m"))
+			_exit(1);
 		fd = open("/tmp/ns", O_CREAT | O_RDWR, 0600);
 		if (fd < 0 || mount(path, "/tmp/ns", NULL, MS_BIND, NULL))
 			_exit(child_fail("bind mount %s: %m", path));

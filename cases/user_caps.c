@@ -226,7 +226,7 @@ static int dac_override(void *arg)
 	(void)arg;
 	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	if (!mkdtemp(dir))
 		return child_fail("mkdtemp: %m");
@@ -295,7 +295,7 @@ static int no_mknod(void *arg)
 	(void)arg;
 	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
 			   "mknod char device 1:3 in A");
@@ -438,7 +438,7 @@ static int mount_fss(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS) || idpeer_private_tmp())
+	if (idpeer_enter_userns(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
 		const struct userns_fs *f = &userns_fss[i];

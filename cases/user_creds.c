@@ -81,9 +81,8 @@ static int create_as_root(struct ns_sync *s)
 	ns_sync_child_side(s);
 	if (ns_unshare_userns_root(CLONE_NEWNS))
 		return child_fail("user + mount namespace: %m");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("none", "/tmp", "tmpfs", 0, "mode=0755"))
-		return child_fail("private tmpfs on /tmp: %m");
+	if (ns_private_tmp("mode=0755"))
+		return 1;
 	fd = open("/tmp/made-as-root", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0 || fstat(fd, &st))
 		return child_fail("create /tmp/made-as-root: %m");

@@ -85,7 +85,7 @@ static int write_inside(struct ns_sync *s)
 	ssize_t n;
 
 	ns_sync_child_side(s);
-	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS) || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Inside, the value reads back as the v2 that was written. */
 	n = read_fcaps(PROG, &v);
@@ -199,7 +199,7 @@ static int honoured(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp() || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS) || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Root of A would get every capability from execve(): switch that off. */
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
@@ -251,7 +251,7 @@ static int inheritable_mask(void *arg)
 	int err;
 
 	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || idpeer_private_tmp())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS))
 		return child_fail("set up A: %m");
 	err = idpeer_copy_self(PROG_INH, 0755) ?: idpeer_copy_self(PLAIN, 0755);
 	if (err) {
@@ -340,7 +340,7 @@ static int ignored_elsewhere(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	if (idpeer_copy_self(PROG, 0755) || chown(PROG, 100000, 100000))
 		return child_fail("prepare %s: %m", PROG);
@@ -396,7 +396,7 @@ static int suid_inside(void *arg)
 static int suid_programs(void *arg)
 {
 	(void)arg;
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	if (idpeer_copy_self("/tmp/suid-mapped", 0755) ||
 	    chown("/tmp/suid-mapped", 100007, 100008) ||

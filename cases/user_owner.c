@@ -363,7 +363,7 @@ static int file_in_a(int sock)
 
 	if (idpeer_enter_userns(CLONE_NEWNS))
 		return 1;
-	if (idpeer_private_tmp())
+	if (ns_private_tmp(IDPEER_TMP_OPTS))
 		return 1;
 	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0 || write(fd, "x", 1) != 1)
