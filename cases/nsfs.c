@@ -574,15 +574,12 @@ static int pidfd_join(void *arg)
 	struct ns_thread th;
 	int joined, other, stray, unused, ret, err;
 
-	if (r->threaded) {
-		err = ns_thread_start(&th);
-		if (err)
-			return child_fail("second thread: %s", strerror(-err));
-	}
+	if (r->threaded && ns_thread_start(&th))
+		return 1;
 	ret = setns(r->pidfd, r->flags);
 	err = errno;
 	if (r->threaded && ns_thread_stop(&th))
-		return child_fail("the second thread did not go away");
+		return 1;
 	if (count_joined(r->holder, r->flags & PIDFD_SET, &joined, &other) ||
 	    count_joined(r->holder, PIDFD_SET & ~r->flags, &stray, &unused))
 		return 1;

@@ -46,9 +46,8 @@ static int threaded_unshare_newpid(void *arg)
 	(void)arg;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	rc = ns_thread_start(&th);
-	if (rc)
-		return child_fail("second thread: %s", strerror(-rc));
+	if (ns_thread_start(&th))
+		return 1;
 	if (ns_thread_count() != 2)
 		rc = child_fail("not two threads");
 	else if (unshare(CLONE_NEWPID))
@@ -57,8 +56,7 @@ static int threaded_unshare_newpid(void *arg)
 		rc = next_child_is_pid1_below();
 	if (!rc && ns_thread_count() != 2)
 		rc = child_fail("the second thread is gone");
-	ns_thread_stop(&th);
-	return rc;
+	return ns_thread_stop(&th) ?: rc;
 }
 
 /*

@@ -240,37 +240,12 @@ TEST(setns_into_own_userns_einval)
 	ASSERT_EQ(0, userns_run_unpriv(join_own, NULL));
 }
 
-/* A second thread, as the kernel counts it.  0, or child_fail(). */
-static int threaded(struct ns_thread *th)
-{
-	int err = ns_thread_start(th);
-
-	if (err) {
-		errno = -err;
-		return child_fail("start a second thread: %m (threads counted: %d)",
-				  ns_thread_count());
-	}
-	return 0;
-}
-
-/* The second thread gone, as the kernel counts it.  0, or child_fail(). */
-static int unthreaded(struct ns_thread *th)
-{
-	int err = ns_thread_stop(th);
-
-	if (err) {
-		errno = -err;
-		return child_fail("still %d threads after pthread_join: %m", ns_thread_count());
-	}
-	return 0;
-}
-
 static int join_threaded_ns(struct target *t)
 {
 	struct ns_thread th;
 
 	/* On failure the child exits, and the thread with it. */
-	if (threaded(&th) || expect_setns_fails(t, EINVAL) || unthreaded(&th))
+	if (ns_thread_start(&th) || expect_setns_fails(t, EINVAL) || ns_thread_stop(&th))
 		return 1;
 	/* Control: once single-threaded again, the same setns works. */
 	if (setns(t->fd, CLONE_NEWUSER))
@@ -302,13 +277,13 @@ static int unshare_threaded(void *arg)
 	(void)arg;
 	if (ns_ident_of(0, "user", &before))
 		return child_fail("stat own user ns: %m");
-	if (threaded(&th))
+	if (ns_thread_start(&th))
 		return 1;
 	if (unshare(CLONE_NEWUSER) == 0)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded succeeded");
 	if (errno != EINVAL)
 		return child_fail("unshare(CLONE_NEWUSER) multithreaded: %m, expected EINVAL");
-	if (in_userns(&before, true) || unthreaded(&th))
+	if (in_userns(&before, true) || ns_thread_stop(&th))
 		return 1;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) after the thread ended: %m");
