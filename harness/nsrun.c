@@ -38,9 +38,10 @@
  * chrooted: the kernel refuses it user namespaces).
  *
  * Standard output and error of the case are merged, copied to our stdout
- * (for prove) and to the TAP file.  When the case times out, the result
- * lines it still owed are written as "not ok ... # TIMEOUT" so that the
- * plan is met and the failure is named.
+ * (for prove) and to the TAP file.  When the case times out or dies, the
+ * result lines it still owed are written in the forms of harness/RESULTS.md
+ * ("not ok N NAME # TIMEOUT|CRASH ...", then "# NOTRUN ..." for the tests it
+ * never reached) so that the plan is met and the failure is named.
  *
  * Kernel health: when a result line arrives, nsrun compares the kernel's
  * taint with its value at the previous result line and reads the records
@@ -431,8 +432,13 @@ static void flush_partial(struct tap_state *t)
 	t->len = 0;
 }
 
-/* Write the result lines a timed-out or crashed case still owed. */
-static void owe_results(struct tap_state *t, const char *name, const char *why)
+/*
+ * Write the result lines a timed-out or crashed case still owed, in the
+ * forms of harness/RESULTS.md: the running test gets @token (TIMEOUT or
+ * CRASH), every later one NOTRUN under the name CASE.not_run_N.
+ */
+static void owe_results(struct tap_state *t, const char *name, const char *token,
+			const char *why)
 {
 	char l[512];
 	int n;
@@ -446,9 +452,10 @@ static void owe_results(struct tap_state *t, const char *name, const char *why)
 	}
 	for (n = t->results + 1; n <= t->plan; n++) {
 		if (n == t->results + 1 && t->running[0])
-			snprintf(l, sizeof(l), "not ok %d %s # %s\n", n, t->running, why);
+			snprintf(l, sizeof(l), "not ok %d %s # %s %s\n", n, t->running, token, why);
 		else
-			snprintf(l, sizeof(l), "not ok %d %s.not_run_%d # %s before this test ran\n",
+			snprintf(l, sizeof(l),
+				 "not ok %d %s.not_run_%d # NOTRUN %s before this test ran\n",
 				 n, name, n, why);
 		emit(t, l);
 	}
@@ -898,14 +905,14 @@ int main(int argc, char **argv)
 	if (timed_out) {
 		char why[128];
 
-		snprintf(why, sizeof(why), "TIMEOUT %s exceeded %d s", name, o.timeout);
-		owe_results(&t, name, why);
+		snprintf(why, sizeof(why), "%s exceeded %d s", name, o.timeout);
+		owe_results(&t, name, "TIMEOUT", why);
 		code = 1;
 	} else if (t.results < t.plan || t.plan < 0) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "%s ended early (status %d)", name, code);
-		owe_results(&t, name, why);
+		owe_results(&t, name, "CRASH", why);
 		if (!code)
 			code = 1;
 	}

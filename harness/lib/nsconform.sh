@@ -10,6 +10,9 @@
 #   filter_cases NAME      keeps only the case binaries that have test NAME
 #                          (CASE/TEST or TEST); sets case_args for the binary
 #   list_cases             prints "case/test" for every test of every case
+#   pass_verdict KDIR PASS [OPTS]
+#                          the verdict of a pass (NSConform/Verdict.pm):
+#                          sets pv_verdict and pv_raw
 #   snapshot_cases DIR     copies the case binaries to DIR and points cases there
 #   write_meta FILE K=V..  meta (harness/RESULTS.md) of this machine, plus K=V
 #   hygiene_before DIR [SID], hygiene_after DIR [SID]
@@ -80,6 +83,19 @@ filter_cases() {
 	[ ${#kept[@]} -gt 0 ] || die "no case binary has a test $want (try --list)"
 	cases=("${kept[@]}")
 	case "$test" in *.*) case_args=(-r "$test") ;; *) case_args=(-r "global.$test") ;; esac
+}
+
+# pass_verdict KDIR PASS [OPTIONS]: the verdict of a pass, decided by
+# NSConform/Verdict.pm (its header lists the verdicts and OPTIONS); sets
+# pv_verdict (PASS, FAIL ..., NOT RUN, PASS (incomplete)) and pv_raw
+# (passed, or failed when any test failed, known or not).
+pass_verdict() {
+	local out
+	out=$(perl "$top/harness/lib/NSConform/Verdict.pm" pass "$@")
+	case "$out" in
+	*$'\t'*) pv_verdict=${out%%$'\t'*} pv_raw=${out#*$'\t'} ;;
+	*) pv_verdict="FAIL (its results could not be read)" pv_raw=failed ;;
+	esac
 }
 
 snapshot_cases() {

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 29
+plan 39
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -73,6 +73,8 @@ like "results before the hang are kept" "$scratch/hangs.tap" '^ok 2 global\.leav
 like "the hanging test is not ok # TIMEOUT" "$scratch/hangs.tap" \
 	'^not ok 3 global\.blocks_in_wait # TIMEOUT'
 like "the plan is still met" "$scratch/hangs.tap" '^not ok 4 '
+like "a test never reached is # NOTRUN (RESULTS.md)" "$scratch/hangs.tap" \
+	'^not ok 4 hangs\.not_run_4 # NOTRUN hangs exceeded 3 s before this test ran$'
 sleep 0.2
 is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0
 
@@ -80,4 +82,29 @@ is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0
 "$nsrun" --tap-dir "$scratch" -- "$selftest/crashes" > /dev/null 2>&1
 is "a crashing case fails with its signal" $? 139
 like "results before the crash are kept" "$scratch/crashes.tap" '^ok 1 before_crash'
+like "the test that died is # CRASH (RESULTS.md)" "$scratch/crashes.tap" \
+	'^not ok 2 global\.crashing # CRASH crashes ended early \(status 139\)$'
+like "the tests after it are # NOTRUN" "$scratch/crashes.tap" \
+	'^not ok 3 crashes\.not_run_3 # NOTRUN crashes ended early'
+unlike "no older form is written" "$scratch/crashes.tap" '# [a-z]'
+
+# --- the verdict of a pass (NSConform/Verdict.pm), for check and matrix -------
+verdict=$top/harness/lib/NSConform/Verdict.pm
+k=$scratch/vk
+mkdir -p "$k/root"
+printf 'kernel=6.1.0-1-amd64\npasses=root\n' > "$k/meta"
+printf 'TAP version 13\n1..2\nok 1 a\nok 2 b\n' > "$k/root/x.tap"
+is "clean TAP: PASS" "$(perl "$verdict" pass "$k" root --no-expectations)" "PASS	passed"
+printf 'root x rc=1 ms=5 taint=0\n' > "$k/.cases"
+is "clean TAP but a binary failed: FAIL" \
+	"$(perl "$verdict" pass "$k" root --no-expectations --cases "$k/.cases")" \
+	"FAIL (a case binary failed after a clean TAP stream; see cases)	failed"
+printf 'TAP version 13\n1..2\nok 1 a\nnot ok 2 b # KERNEL-HEALTH kernel tainted W\n' \
+	> "$k/root/x.tap"
+echo 'fail * root x/b selftest:runner.t known' > "$scratch/vexp"
+is "a known bad result: PASS, raw failed" \
+	"$(perl "$verdict" pass "$k" root --expectations "$scratch/vexp")" "PASS	failed"
+is "an unknown one: FAIL" "$(perl "$verdict" pass "$k" root --no-expectations)" "FAIL	failed"
+is "a test's status for bisect: health, not fail" "$(perl "$verdict" test "$k" root x/b)" health
+is "no TAP: NOT RUN" "$(perl "$verdict" pass "$k" user --no-expectations)" "NOT RUN	failed"
 done_testing
