@@ -42,6 +42,7 @@
  * result lines it still owed are written in the forms of harness/RESULTS.md
  * ("not ok N NAME # TIMEOUT|CRASH ...", then "# NOTRUN ..." for the tests it
  * never reached) so that the plan is met and the failure is named.
+ * A "-r CASE/NAME" argument selects NAME in CASE only (own_filters()).
  *
  * Kernel health: when a result line arrives, nsrun compares the kernel's
  * taint with its value at the previous result line and reads the records
@@ -119,6 +120,35 @@ static void usage(FILE *f)
 		"(default 65534) with no capabilities before running CASE.\n");
 }
 
+/*
+ * A selection over several case binaries passes every binary the same
+ * arguments (prove's, the guest's CASE_ARGS), so a test is named with its
+ * binary: "-r CASE/NAME" is "-r NAME" for CASE and nothing for any other
+ * (no kselftest name holds a "/").  @argv is the case's, NULL-terminated;
+ * the filters of other binaries are removed in place.
+ */
+static void own_filters(char **argv)
+{
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	size_t blen = strlen(base);
+	int i, j = 1;
+
+	for (i = 1; argv[i]; i++) {
+		const char *slash = argv[i + 1] ? strchr(argv[i + 1], '/') : NULL;
+
+		if (strcmp(argv[i], "-r") || !slash) {
+			argv[j++] = argv[i];
+			continue;
+		}
+		if ((size_t)(slash - argv[i + 1]) == blen && !strncmp(argv[i + 1], base, blen)) {
+			argv[j++] = argv[i];
+			argv[j++] = (char *)slash + 1;
+		}
+		i++;
+	}
+	argv[j] = NULL;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -157,6 +187,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		exit(2);
 	}
 	o->argv = argv + optind;
+	own_filters(o->argv);
 	return 0;
 }
 

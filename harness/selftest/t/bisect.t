@@ -3,7 +3,7 @@
 # stepped over, both directions, and git bisect run over a fake kernel tree
 # (a fake build and a fake boot: no kernel is built or booted here).
 . "$(dirname "$0")/../lib.sh"
-plan 27
+plan 33
 
 bisect=$top/harness/bisect
 case_=mnt_propagation/unbindable_bind_fails_einval
@@ -88,6 +88,19 @@ for v in health timeout notrun; do
 done
 like "and 7.2.9 is named untestable" "$scratch/out" '^between them, untestable: 7\.2\.9\+deb13$'
 like "saying why" "$scratch/out" '7\.2\.9\+deb13: untestable \(not run twice\)'
+
+# A test name is checked as harness/check --test checks it, before any boot.
+run --series 7.2 mnt_pivot/pivot.no_such_variant.pivot_root_fails_with_that_errno
+is "an unknown test (a real last word) is refused: exit 2" $? 2
+is "and nothing boots" "$(wc -l < "$FAKE_LOG")" 0
+like "with check's message" "$scratch/out" \
+	"no test matches 'mnt_pivot/pivot\.no_such_variant\.pivot_root_fails_with_that_errno'"
+run --series 7.2 pivot_root_fails_with_that_errno
+is "an ambiguous name is refused: exit 2" $? 2
+run --series 7.2 unbindable_bind_fails_einval
+is "a test named without binary and fixture is found" $? 0
+like "and named in full" "$scratch/out" \
+	'^harness/bisect: mnt_propagation/prop\.unbindable_bind_fails_einval \(root pass\)'
 
 # A regression: good, then bad.
 cat > "$FAKE_TABLE" <<'EOF'
