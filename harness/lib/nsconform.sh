@@ -55,7 +55,7 @@ select_pl=$top/harness/lib/NSConform/Select.pm
 list_cases() {
 	local out
 	out=$(perl "$select_pl" list "$@" -- "${cases[@]}" 2>&1) || die "$out"
-	printf '%s\n' "$out"
+	[ -z "$out" ] || printf '%s\n' "$out"
 }
 
 select_cases() {

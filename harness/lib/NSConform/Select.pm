@@ -150,7 +150,12 @@ sub select_tests {
 				push @hits, [$c, $t] if grep { $_ =~ $tre } aliases(@$t);
 			}
 		}
-		fail("no test matches '$p' (harness/check --list lists the tests)") unless @hits;
+		if (!@hits) {
+			my ($bin) = grep { basename($_) eq $p } @cases;
+			fail("no test matches '$p', a case binary: --test '$p/*' runs its tests")
+			    if $bin;
+			fail("no test matches '$p' (harness/check --list lists the tests)");
+		}
 		if ($p !~ /[*?]/ && @hits > 1) {
 			# An exact name is never ambiguous with a shorter alias of another test.
 			my @exact = grep { $_->[1][1] eq $tp || $_->[1][0] eq $tp } @hits;
