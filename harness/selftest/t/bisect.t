@@ -3,7 +3,7 @@
 # stepped over, both directions, and git bisect run over a fake kernel tree
 # (a fake build and a fake boot: no kernel is built or booted here).
 . "$(dirname "$0")/../lib.sh"
-plan 33
+plan 34
 
 bisect=$top/harness/bisect
 case_=mnt_propagation/unbindable_bind_fails_einval
@@ -97,6 +97,8 @@ like "with check's message" "$scratch/out" \
 	"no test matches 'mnt_pivot/pivot\.no_such_variant\.pivot_root_fails_with_that_errno'"
 run --series 7.2 pivot_root_fails_with_that_errno
 is "an ambiguous name is refused: exit 2" $? 2
+run --series
+is "an option without its value: exit 2" $? 2
 run --series 7.2 unbindable_bind_fails_einval
 is "a test named without binary and fixture is found" $? 0
 like "and named in full" "$scratch/out" \
