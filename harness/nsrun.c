@@ -38,9 +38,11 @@
  * chrooted: the kernel refuses it user namespaces).
  *
  * Standard output and error of the case are merged, copied to our stdout
- * (for prove) and to the TAP file.  When the case times out, the result
- * lines it still owed are written as "not ok ... # TIMEOUT" so that the
- * plan is met and the failure is named.
+ * (for prove) and to the TAP file.  When the case times out or dies, the
+ * result lines it still owed are written in the forms of harness/RESULTS.md
+ * ("not ok N NAME # TIMEOUT|CRASH ...", then "# NOTRUN ..." for the tests it
+ * never reached) so that the plan is met and the failure is named.
+ * A "-r CASE/NAME" argument selects NAME in CASE only (own_filters()).
  *
  * Kernel health: when a result line arrives, nsrun compares the kernel's
  * taint with its value at the previous result line and reads the records
@@ -118,6 +120,35 @@ static void usage(FILE *f)
 		"(default 65534) with no capabilities before running CASE.\n");
 }
 
+/*
+ * A selection over several case binaries passes every binary the same
+ * arguments (prove's, the guest's CASE_ARGS), so a test is named with its
+ * binary: "-r CASE/NAME" is "-r NAME" for CASE and nothing for any other
+ * (no kselftest name holds a "/").  @argv is the case's, NULL-terminated;
+ * the filters of other binaries are removed in place.
+ */
+static void own_filters(char **argv)
+{
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	size_t blen = strlen(base);
+	int i, j = 1;
+
+	for (i = 1; argv[i]; i++) {
+		const char *slash = argv[i + 1] ? strchr(argv[i + 1], '/') : NULL;
+
+		if (strcmp(argv[i], "-r") || !slash) {
+			argv[j++] = argv[i];
+			continue;
+		}
+		if ((size_t)(slash - argv[i + 1]) == blen && !strncmp(argv[i + 1], base, blen)) {
+			argv[j++] = argv[i];
+			argv[j++] = (char *)slash + 1;
+		}
+		i++;
+	}
+	argv[j] = NULL;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -156,6 +187,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		exit(2);
 	}
 	o->argv = argv + optind;
+	own_filters(o->argv);
 	return 0;
 }
 
@@ -431,8 +463,13 @@ static void flush_partial(struct tap_state *t)
 	t->len = 0;
 }
 
-/* Write the result lines a timed-out or crashed case still owed. */
-static void owe_results(struct tap_state *t, const char *name, const char *why)
+/*
+ * Write the result lines a timed-out or crashed case still owed, in the
+ * forms of harness/RESULTS.md: the running test gets @token (TIMEOUT or
+ * CRASH), every later one NOTRUN under the name CASE.not_run_N.
+ */
+static void owe_results(struct tap_state *t, const char *name, const char *token,
+			const char *why)
 {
 	char l[512];
 	int n;
@@ -446,9 +483,10 @@ static void owe_results(struct tap_state *t, const char *name, const char *why)
 	}
 	for (n = t->results + 1; n <= t->plan; n++) {
 		if (n == t->results + 1 && t->running[0])
-			snprintf(l, sizeof(l), "not ok %d %s # %s\n", n, t->running, why);
+			snprintf(l, sizeof(l), "not ok %d %s # %s %s\n", n, t->running, token, why);
 		else
-			snprintf(l, sizeof(l), "not ok %d %s.not_run_%d # %s before this test ran\n",
+			snprintf(l, sizeof(l),
+				 "not ok %d %s.not_run_%d # NOTRUN %s before this test ran\n",
 				 n, name, n, why);
 		emit(t, l);
 	}
@@ -898,14 +936,14 @@ int main(int argc, char **argv)
 	if (timed_out) {
 		char why[128];
 
-		snprintf(why, sizeof(why), "TIMEOUT %s exceeded %d s", name, o.timeout);
-		owe_results(&t, name, why);
+		snprintf(why, sizeof(why), "%s exceeded %d s", name, o.timeout);
+		owe_results(&t, name, "TIMEOUT", why);
 		code = 1;
 	} else if (t.results < t.plan || t.plan < 0) {
 		char why[128];
 
 		snprintf(why, sizeof(why), "%s ended early (status %d)", name, code);
-		owe_results(&t, name, why);
+		owe_results(&t, name, "CRASH", why);
 		if (!code)
 			code = 1;
 	}

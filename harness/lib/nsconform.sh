@@ -7,9 +7,15 @@
 #   parse_pass P           the one accepted set: root, user, both, "root user";
 #                          sets passes ("root", "user" or "root user")
 #   find_cases [CASE...]   fills cases: the arguments, else every build/cases/*
-#   filter_cases NAME      keeps only the case binaries that have test NAME
-#                          (CASE/TEST or TEST); sets case_args for the binary
-#   list_cases             prints "case/test" for every test of every case
+#   select_cases [--test PATTERN]... [--ns TYPE]...
+#                          keeps the case binaries and tests selected
+#                          (NSConform/Select.pm); sets case_args for them
+#   list_cases [--test P]... [--ns T]...
+#                          prints "case/test" for every test selected
+#   need_value OPT ARGC    usage and exit 2 when option OPT has no value
+#   pass_verdict KDIR PASS [OPTS]
+#                          the verdict of a pass (NSConform/Verdict.pm):
+#                          sets pv_verdict and pv_raw
 #   snapshot_cases DIR     copies the case binaries to DIR and points cases there
 #   write_meta FILE K=V..  meta (harness/RESULTS.md) of this machine, plus K=V
 #   hygiene_before DIR [SID], hygiene_after DIR [SID]
@@ -42,44 +48,46 @@ find_cases() {
 	done
 }
 
-# The tests of a case binary as reports name them ("test" of the global
-# fixture, else "fixture.test" or "fixture.variant.test"), from the
-# kselftest harness's -l table (fixture, variant, test columns; a fixture's
-# tests run once per variant).
-case_tests() {
-	{ "$1" -l || :; } 2>&1 >/dev/null | awk '
-	function flush(  i, j) {
-		for (i = 1; i <= nt; i++)
-			if (nv == 0) print (fix == "global" ? "" : fix ".") T[i]
-			else for (j = 1; j <= nv; j++) print fix "." V[j] "." T[i]
-		nt = nv = 0
-	}
-	function col(s) { gsub(/ /, "", s); return s }
-	NR == 1 { next }
-	/^-+$/ { flush(); next }
-	{
-		f = col(substr($0, 1, 21)); v = col(substr($0, 22, 26)); t = col(substr($0, 48))
-		if (f != "") { flush(); fix = f }
-		if (v != "") V[++nv] = v
-		if (t != "") T[++nt] = t
-	}
-	END { flush() }'
-}
+# Test selection (--test, --ns, --list) is NSConform::Select's, one place
+# for check, matrix and bisect; its header says what a pattern matches.
+select_pl=$top/harness/lib/NSConform/Select.pm
 
 list_cases() {
-	local c
-	for c in "${cases[@]}"; do case_tests "$c" | sed "s|^|${c##*/}/|"; done
+	local out
+	out=$(perl "$select_pl" list "$@" -- "${cases[@]}" 2>&1) || die "$out"
+	[ -z "$out" ] || printf '%s\n' "$out"
 }
 
-filter_cases() {
-	local want=$1 test=${1#*/} c kept=()
-	for c in "${cases[@]}"; do
-		[ "$test" = "$want" ] || [ "${want%%/*}" = "${c##*/}" ] || continue
-		case_tests "$c" | grep -qxF -e "$test" && kept+=("$c")
-	done
-	[ ${#kept[@]} -gt 0 ] || die "no case binary has a test $want (try --list)"
-	cases=("${kept[@]}")
-	case "$test" in *.*) case_args=(-r "$test") ;; *) case_args=(-r "global.$test") ;; esac
+select_cases() {
+	local out line
+	out=$(perl "$select_pl" select "$@" -- "${cases[@]}" 2>&1) || die "$out"
+	cases=() case_args=()
+	while IFS= read -r line; do
+		case "$line" in
+		"case "*) cases+=("${line#case }") ;;
+		"arg "*) case_args+=("${line#arg }") ;;
+		esac
+	done <<< "$out"
+}
+
+# pass_verdict KDIR PASS [OPTIONS]: the verdict of a pass, decided by
+# NSConform/Verdict.pm (its header lists the verdicts and OPTIONS); sets
+# pv_verdict (PASS, FAIL ..., NOT RUN, PASS (incomplete)) and pv_raw
+# (passed, or failed when any test failed, known or not).
+pass_verdict() {
+	local out
+	out=$(perl "$top/harness/lib/NSConform/Verdict.pm" pass "$@")
+	case "$out" in
+	*$'\t'*) pv_verdict=${out%%$'\t'*} pv_raw=${out#*$'\t'} ;;
+	*) pv_verdict="FAIL (its results could not be read)" pv_raw=failed ;;
+	esac
+}
+
+# need_value OPTION ARGC: an option that takes a value was given none.
+need_value() {
+	[ "$2" -ge 2 ] && return
+	usage >&2
+	die "$1 needs a value"
 }
 
 snapshot_cases() {

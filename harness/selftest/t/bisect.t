@@ -3,7 +3,7 @@
 # stepped over, both directions, and git bisect run over a fake kernel tree
 # (a fake build and a fake boot: no kernel is built or booted here).
 . "$(dirname "$0")/../lib.sh"
-plan 22
+plan 34
 
 bisect=$top/harness/bisect
 case_=mnt_propagation/unbindable_bind_fails_einval
@@ -19,7 +19,7 @@ echo "$FAKE_RELEASES" | tr ' ' '\n' | awk -v f="${3:-}" -v t="${4:-}" '
 	t == $0 || t == v { on = 0 }'
 EOF
 # A fake boot: the verdicts of KERNEL are the words after it in $FAKE_TABLE,
-# one per boot (the last repeats); ok, fail, skip or crash.
+# one per boot (the last repeats); ok, fail, skip, crash, health, timeout or notrun.
 cat > "$scratch/boot" <<'EOF'
 #!/bin/sh
 k=$1 dir=$2
@@ -34,6 +34,9 @@ fail) echo "not ok 1 prop.unbindable_bind_fails_einval" ;;
 skip) echo "ok 1 prop.unbindable_bind_fails_einval # SKIP no such feature" ;;
 crash)	echo "status=crashed" > "$dir/boot/$k/meta"
 	echo "not ok 1 prop.unbindable_bind_fails_einval # CRASH" ;;
+health) echo "not ok 1 prop.unbindable_bind_fails_einval # KERNEL-HEALTH kernel tainted W" ;;
+timeout) echo "not ok 1 prop.unbindable_bind_fails_einval # TIMEOUT mnt_propagation exceeded 9 s" ;;
+notrun) echo "not ok 1 prop.unbindable_bind_fails_einval # NOTRUN the guest stopped first" ;;
 esac > "$dir/boot/$k/root/mnt_propagation.tap"
 EOF
 chmod +x "$scratch/kernel" "$scratch/boot"
@@ -73,6 +76,33 @@ like "the untestable release is named" "$scratch/out" '^between them, untestable
 sed -i 's/^7\.2\.11+deb13 .*/7.2.11+deb13 crash/' "$FAKE_TABLE"
 run --series 7.2 "$case_"
 like "a crashed guest is untestable" "$scratch/out" '7\.2\.11\+deb13: untestable \(crash twice\)'
+
+# KERNEL-HEALTH, TIMEOUT and not run decide nothing: a release that gives them
+# is stepped over, never blamed (as "bad" it would be the last bad release).
+for v in health timeout notrun; do
+	sed -i "s/^7\.2\.9+deb13 .*/7.2.9+deb13 $v/; s/^7\.2\.11+deb13 .*/7.2.11+deb13 ok/" \
+		"$FAKE_TABLE"
+	run --series 7.2 "$case_"
+	like "$v is not bad: 7.2.6 stays the last bad release" "$scratch/out" \
+		'^last bad: +7\.2\.6\+deb13$'
+done
+like "and 7.2.9 is named untestable" "$scratch/out" '^between them, untestable: 7\.2\.9\+deb13$'
+like "saying why" "$scratch/out" '7\.2\.9\+deb13: untestable \(not run twice\)'
+
+# A test name is checked as harness/check --test checks it, before any boot.
+run --series 7.2 mnt_pivot/pivot.no_such_variant.pivot_root_fails_with_that_errno
+is "an unknown test (a real last word) is refused: exit 2" $? 2
+is "and nothing boots" "$(wc -l < "$FAKE_LOG")" 0
+like "with check's message" "$scratch/out" \
+	"no test matches 'mnt_pivot/pivot\.no_such_variant\.pivot_root_fails_with_that_errno'"
+run --series 7.2 pivot_root_fails_with_that_errno
+is "an ambiguous name is refused: exit 2" $? 2
+run --series
+is "an option without its value: exit 2" $? 2
+run --series 7.2 unbindable_bind_fails_einval
+is "a test named without binary and fixture is found" $? 0
+like "and named in full" "$scratch/out" \
+	'^harness/bisect: mnt_propagation/prop\.unbindable_bind_fails_einval \(root pass\)'
 
 # A regression: good, then bad.
 cat > "$FAKE_TABLE" <<'EOF'

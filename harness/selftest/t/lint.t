@@ -4,7 +4,8 @@
 # the article, or linux:<commit>.  Either one line, or one block whose first
 # paragraph is the claim and source.  Prints one TAP line per case file.
 # Then the harness's own scripts: none longer than 500 lines, no line wider
-# than 100 columns.
+# than 100 columns.  Last, the runners decide no verdict of their own
+# (NSConform/Verdict.pm does) and parse no test list (NSConform/Select.pm).
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -18,7 +19,8 @@ my @scripts = map { glob("$top/$_") } qw(harness/check harness/matrix harness/mu
 	harness/hygiene harness/lib/*.sh harness/lib/NSConform/*.pm
 	harness/lib/NSConform/Render/*.pm harness/selftest/run harness/selftest/lib.sh
 	harness/selftest/t/*.t);
-print "1..", scalar(@files) + scalar(@scripts), "\n";
+my @runners = map { "$top/harness/$_" } qw(check matrix bisect);
+print "1..", scalar(@files) + scalar(@scripts) + scalar(@runners), "\n";
 my $source = qr{\(\d\)|article|LTP|selftest|linux:[0-9a-f]{12}}i;
 
 # The comment ending on the line above @i: one line with the source, or a
@@ -68,4 +70,17 @@ for my $f (@scripts) {
 	} else {
 		print "ok $n - $name\n";
 	}
+}
+# What a runner must leave to Verdict.pm and Select.pm: reading ok/not ok
+# lines, judging without the expectations, a status of meta as a verdict,
+# and the kselftest -l table.
+my $own = qr{\(not \)\?ok|not ok|--no-expectations|\^status=crashed|\s-l\s+2>|\$NF == t};
+for my $f (@runners) {
+	open(my $fh, '<', $f) or die "$f: $!\n";
+	my @hits = grep { /$own/ && !/^\s*#/ } <$fh>;
+	(my $name = $f) =~ s{^\Q$top\E/}{};
+	$n++;
+	print @hits ? "not ok $n - $name decides a verdict or reads a test list itself\n"
+		    : "ok $n - $name: verdicts and selection through NSConform\n";
+	print "# $_" for @hits;
 }

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 29
+plan 54
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -73,6 +73,8 @@ like "results before the hang are kept" "$scratch/hangs.tap" '^ok 2 global\.leav
 like "the hanging test is not ok # TIMEOUT" "$scratch/hangs.tap" \
 	'^not ok 3 global\.blocks_in_wait # TIMEOUT'
 like "the plan is still met" "$scratch/hangs.tap" '^not ok 4 '
+like "a test never reached is # NOTRUN (RESULTS.md)" "$scratch/hangs.tap" \
+	'^not ok 4 hangs\.not_run_4 # NOTRUN hangs exceeded 3 s before this test ran$'
 sleep 0.2
 is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0
 
@@ -80,4 +82,90 @@ is "no process of the hanging case survives" "$(pgrep -xc hangs)" 0
 "$nsrun" --tap-dir "$scratch" -- "$selftest/crashes" > /dev/null 2>&1
 is "a crashing case fails with its signal" $? 139
 like "results before the crash are kept" "$scratch/crashes.tap" '^ok 1 before_crash'
+like "the test that died is # CRASH (RESULTS.md)" "$scratch/crashes.tap" \
+	'^not ok 2 global\.crashing # CRASH crashes ended early \(status 139\)$'
+like "the tests after it are # NOTRUN" "$scratch/crashes.tap" \
+	'^not ok 3 crashes\.not_run_3 # NOTRUN crashes ended early'
+unlike "no older form is written" "$scratch/crashes.tap" '# [a-z]'
+
+# --- selection: --test, --ns, --list (NSConform/Select.pm) ---------------------
+cases=$top/build/cases
+sel() {
+	_id=$1
+	shift
+	"$top/harness/check" --results "$scratch/r" --run-id "$_id" --no-hygiene --pass user \
+		--quiet "$@" > "$scratch/out" 2>&1
+}
+sel two --test failing/passes --test hangs/before_hang "$selftest/failing" "$selftest/hangs"
+is "--test twice runs both tests" "$("$top/harness/verdicts" "$scratch/r/two" | tr '\n' ' ')" \
+	"user/failing/passes pass user/hangs/before_hang pass "
+sel glob --test 'fail*/*' "$selftest/failing" "$selftest/whoami"
+is "--test takes a glob of expectations' syntax" \
+	"$("$top/harness/verdicts" "$scratch/r/glob" | tr '\n' ' ')" \
+	"user/failing/fails fail user/failing/passes pass "
+# Two binaries with a test of the same name: each runs only its own.
+sel same --test uts/create_needs_cap_sys_admin --test ipc_sysv/create_needs_cap_sys_admin \
+	"$cases/uts" "$cases/ipc_sysv"
+is "each binary runs only the tests selected in it" \
+	"$("$top/harness/verdicts" --by-case "$scratch/r/same" | sed 's/ .*//' | tr '\n' ' ')" \
+	"ipc_sysv:create_needs_cap_sys_admin uts:create_needs_cap_sys_admin "
+sel short --test unbindable_bind_fails_einval
+is "a name without its fixture prefix selects the test" \
+	"$("$top/harness/verdicts" --by-case "$scratch/r/short" | sed 's/ .*//')" \
+	"mnt_propagation:prop.unbindable_bind_fails_einval"
+sel pivot --test mnt_pivot/pivot.put_old_shared_einval.pivot_root_fails_with_that_errno
+is "a long variant name is selectable" \
+	"$("$top/harness/verdicts" --by-case "$scratch/r/pivot" | sed 's/ .*//')" \
+	"mnt_pivot:pivot.put_old_shared_einval.pivot_root_fails_with_that_errno"
+"$top/harness/check" --test pivot_root_fails_with_that_errno > "$scratch/out" 2>&1
+is "an ambiguous short name is refused (exit 2)" $? 2
+like "naming its candidates" "$scratch/out" \
+	"ambiguous: it names 10 tests: mnt_pivot/pivot\.new_root_not_a_mount_point_einval\."
+"$top/harness/check" --test 'uts/no_such_*' > "$scratch/out" 2>&1
+is "a pattern that matches nothing is refused (exit 2)" $? 2
+"$top/harness/check" --test > "$scratch/out" 2>&1
+is "--test without a value: exit 2" $? 2
+like "with the usage" "$scratch/out" '^Usage: harness/check'
+"$top/harness/check" --list --ns uts,time > "$scratch/list" 2>&1
+is "--ns uts,time lists only those types" "$(sed 's|/.*||' "$scratch/list" | sort -u | xargs)" \
+	"time time_exec time_offsets uts"
+"$top/harness/check" --list --ns mount > "$scratch/out" 2>&1
+is "an unknown namespace type is refused (exit 2)" $? 2
+"$top/harness/check" --list --test '*unbindable*' > "$scratch/list" 2>&1
+is "--list --test lists what would run" "$(wc -l < "$scratch/list")" 3
+# --list names exactly the tests the binaries report, one for one, all of them.
+"$top/harness/check" --list > "$scratch/list" 2>&1
+is "--list: one name per test, no bogus name" "$(sort "$scratch/list" | uniq -d | wc -l)" 0
+"$top/harness/check" --results "$scratch/r" --run-id all --no-hygiene --pass user --quiet \
+	--jobs 2 > "$scratch/out" 2>&1
+for t in "$scratch"/r/all/*/user/*.tap; do
+	b=${t##*/}
+	sed -n 's/^\(not \)\{0,1\}ok [0-9][0-9]* \([^ ]*\).*/\2/p' "$t" |
+		sed "s/^global\.//; s|^|${b%.tap}/|"
+done | sort > "$scratch/tapnames"
+sort "$scratch/list" > "$scratch/listnames"
+diff "$scratch/tapnames" "$scratch/listnames" > "$scratch/namediff"
+is "--list is the TAP's names, one for one ($(wc -l < "$scratch/tapnames") tests)" \
+	"$(wc -l < "$scratch/namediff")" 0
+[ -s "$scratch/namediff" ] && sed 's/^/# /' "$scratch/namediff" | head -n 20 >&2
+
+# --- the verdict of a pass (NSConform/Verdict.pm), for check and matrix -------
+verdict=$top/harness/lib/NSConform/Verdict.pm
+k=$scratch/vk
+mkdir -p "$k/root"
+printf 'kernel=6.1.0-1-amd64\npasses=root\n' > "$k/meta"
+printf 'TAP version 13\n1..2\nok 1 a\nok 2 b\n' > "$k/root/x.tap"
+is "clean TAP: PASS" "$(perl "$verdict" pass "$k" root --no-expectations)" "PASS	passed"
+printf 'root x rc=1 ms=5 taint=0\n' > "$k/.cases"
+is "clean TAP but a binary failed: FAIL" \
+	"$(perl "$verdict" pass "$k" root --no-expectations --cases "$k/.cases")" \
+	"FAIL (a case binary failed after a clean TAP stream; see cases)	failed"
+printf 'TAP version 13\n1..2\nok 1 a\nnot ok 2 b # KERNEL-HEALTH kernel tainted W\n' \
+	> "$k/root/x.tap"
+echo 'fail * root x/b selftest:runner.t known' > "$scratch/vexp"
+is "a known bad result: PASS, raw failed" \
+	"$(perl "$verdict" pass "$k" root --expectations "$scratch/vexp")" "PASS	failed"
+is "an unknown one: FAIL" "$(perl "$verdict" pass "$k" root --no-expectations)" "FAIL	failed"
+is "a test's status for bisect: health, not fail" "$(perl "$verdict" test "$k" root x/b)" health
+is "no TAP: NOT RUN" "$(perl "$verdict" pass "$k" user --no-expectations)" "NOT RUN	failed"
 done_testing
