@@ -17,7 +17,8 @@ is "not root: the user pass passes" $? 0
 like "not root: one line says the root pass is left out" "$scratch/out" \
 	'^nsconform: not root: the user pass only \(the root pass needs root\)'
 like "not root: and why the user pass skips more" "$scratch/out" 'cgroup root delegates SKIP'
-is "not root: only the user pass ran" "$(ls "$scratch/r/u/$(uname -r)" | grep -x -e root -e user)" user
+is "not root: only the user pass ran" \
+	"$(ls "$scratch/r/u/$(uname -r)" | grep -x -e root -e user)" user
 "$top/harness/check" --no-hygiene --quiet --results "$scratch/r" --run-id r "$selftest/whoami" \
 	> "$scratch/out" 2>&1
 unlike "root: no such line" "$scratch/out" 'not root'
