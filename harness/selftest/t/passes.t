@@ -16,7 +16,8 @@ setpriv --reuid 65534 --regid 65534 --clear-groups "$top/harness/check" --no-hyg
 is "not root: the user pass passes" $? 0
 like "not root: one line says the root pass is left out" "$scratch/out" \
 	'^nsconform: not root: the user pass only \(the root pass needs root\)'
-like "not root: and why the user pass skips more" "$scratch/out" 'need a cgroup delegated by root SKIP'
+like "not root: and why the user pass skips more" "$scratch/out" \
+	'need a cgroup delegated by root SKIP'
 is "not root: only the user pass ran" \
 	"$(ls "$scratch/r/u/$(uname -r)" | grep -x -e root -e user)" user
 "$top/harness/check" --no-hygiene --quiet --results "$scratch/r" --run-id r "$selftest/whoami" \
