@@ -10,7 +10,7 @@ for f in "$top"/harness/* "$top"/harness/selftest/run; do
 	case $f in *.c|*.md|*.xsd) continue ;; esac
 	cmds="$cmds ${f#"$top"/}"
 done
-plan $(( $(echo $cmds | wc -w) * 2 ))
+plan $(( $(echo $cmds | wc -w) * 2 + 1 ))
 
 # Fakes of what a command could start; dpkg-query says nothing is installed,
 # so that an installer that runs would call apt-get.
@@ -37,4 +37,15 @@ for c in $cmds; do
 		is "$c $opt: usage only, exit 0" "${why:-fine}" fine
 	done
 done
+
+# make help shows how to choose what runs, the fast tier, the apt lists
+# behind make kernels, and that make findings rewrites README.md.
+make -s -C "$top" help > "$scratch/out" 2>&1
+why=
+for want in 'harness/check --list' 'harness/check --test' 'RUN_ARGS=build/cases/' \
+	    'harness/check build/cases/' 'make quick' 'harness/apt update' 'V=1' \
+	    'findings .*REWRITES README.md'; do
+	grep -q -- "$want" "$scratch/out" || why="$why '$want'"
+done
+is "make help names what a new user needs" "${why:-all there}" "all there"
 done_testing
