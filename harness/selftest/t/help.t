@@ -10,7 +10,7 @@ for f in "$top"/harness/* "$top"/harness/selftest/run; do
 	case $f in *.c|*.md|*.xsd) continue ;; esac
 	cmds="$cmds ${f#"$top"/}"
 done
-plan $(( $(echo $cmds | wc -w) * 2 + 1 ))
+plan $(( $(echo $cmds | wc -w) * 2 + 4 ))
 
 # Fakes of what a command could start; dpkg-query says nothing is installed,
 # so that an installer that runs would call apt-get.
@@ -48,4 +48,11 @@ for want in 'harness/check --list' 'harness/check --test' 'RUN_ARGS=build/cases/
 	grep -q -- "$want" "$scratch/out" || why="$why '$want'"
 done
 is "make help names what a new user needs" "${why:-all there}" "all there"
+
+# The fast tier (make quick) leaves out the self-tests that boot guests.
+"$top/harness/selftest/run" --quick --list > "$scratch/quick" 2>&1
+"$top/harness/selftest/run" --list > "$scratch/all" 2>&1
+unlike "the fast tier boots no guest" "$scratch/quick" 'vm-|parallel\.t'
+like "the fast tier has the other self-tests" "$scratch/quick" '/help\.t$'
+like "make test has them all" "$scratch/all" '/vm-crash\.t$'
 done_testing
