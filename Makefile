@@ -42,7 +42,27 @@ SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_
 # Arguments passed through to the runners.
 RUN_ARGS ?=
 
-.PHONY: all build deps headers check test selftest clean distclean help \
+# Quiet build: one line per file made ("  CC      build/cases/uts"); V=1
+# shows the commands.
+ifeq ($(V),1)
+say :=
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+# glibc's static libc.a warns at link time about its NSS lookups
+# (getaddrinfo, getprotobyname, getprotobynumber: they need glibc's shared
+# libraries at run time).  libnl-3.a's addr.o and utils.o call them in
+# functions no case uses (nl_addr_info, nl_ip_proto2str, nl_str2ip_proto),
+# so their three warnings, each with its "in function" line, are dropped
+# from a case's link; every other warning and error shows, and -Werror
+# stays.
+LIBNL_NSS_FILTER := awk ' \
+	/libnl-3\.a\(libnl_3_la-(addr|utils)\.o\): in function / { held = $$0; next } \
+	held != "" && /warning: Using .(getaddrinfo|getprotobyname|getprotobynumber). in statically linked/ \
+		{ held = ""; next } \
+	held != "" { print held; held = "" } { print } END { if (held != "") print held }'
+
+.PHONY: all build deps headers check test quick selftest clean distclean help \
 	kernel kernels matrix bisect report findings mutate soak bench-vm kselftest-export
 
 all: build
@@ -51,23 +71,34 @@ build: $(CASES) $(HARNESS_BINS) $(SELFTEST_BINS)
 
 help:
 	@echo "nsconform targets:"
-	@echo "  make              build the case binaries (build/cases/*)"
+	@echo "  make              build the case binaries (build/cases/*; V=1 shows the commands)"
 	@echo "  make deps         install missing Debian packages (root) or print the apt-get line"
-	@echo "  make check        run every case on the running kernel (root pass, then user pass)"
-	@echo "  make test         the project's own tests: self-tests of the harness, then make check"
-	@echo "  make kernels      list the Debian kernels that can be fetched"
+	@echo "  make check        run every case on the running kernel (root pass, then user pass;"
+	@echo "                    not root: the user pass only)"
+	@echo "    some cases:     make check RUN_ARGS=build/cases/uts, or harness/check build/cases/pid*"
+	@echo "    some tests:     harness/check --list; harness/check --test CASE/TEST"
+	@echo "                    (make check RUN_ARGS='--test uts/...'); harness/check --help"
+	@echo "  make quick        the fast tier (minutes, no QEMU): self-tests that boot no guest,"
+	@echo "                    then make check; what a contributor runs before a commit"
+	@echo "  make test         everything: all self-tests of the harness (QEMU guests too), then"
+	@echo "                    make check"
+	@echo "  make kernels      list the Debian kernels that can be fetched, with the index's date"
+	@echo "                    (harness/apt update [SUITE...] refreshes the apt lists it comes from)"
 	@echo "  make kernel K=6.12             fetch one kernel into the cache"
 	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
 	@echo "  make matrix KERNELS=all        the newest release of every series (7.2:all: every 7.2 release)"
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
-	@echo "  make findings     rewrite README.md's known deviations from results/latest"
+	@echo "  make findings     REWRITES README.md's known-deviations table in place from"
+	@echo "                    fixtures/expectations and results/latest: run it after a full"
+	@echo "                    make matrix, not after make check (review with git diff)"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
 	@echo "  make kselftest-export DEST=<linux>/tools/testing/selftests/nsconform"
 	@echo "                    write the suite as a kernel selftests target (TARGETS=nsconform)"
-	@echo "Variables: KSELFTEST_DIR=path (kselftest headers), RUN_ARGS=... (passed to the runner)"
+	@echo "Variables: KSELFTEST_DIR=path (kselftest headers), RUN_ARGS=... (passed to the runner),"
+	@echo "  V=1 (show build commands).  Every harness/* command answers --help."
 
 deps:
 	@harness/deps
@@ -81,23 +112,25 @@ $(KSELFTEST_HEADERS):
 
 $(BUILD)/fixtures/%.o: fixtures/%.c $(wildcard fixtures/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(FIXTURE_LIB): $(FIXTURE_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(BUILD)/cases/%: cases/%.c $(FIXTURE_LIB) $(KSELFTEST_HEADERS) $(wildcard fixtures/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CPPFLAGS_$*) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS_$*) $(LDLIBS)
+	$(call say,CC,$@)set -o pipefail; \
+	$(CC) $(CPPFLAGS) $(CPPFLAGS_$*) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) \
+		$(LDLIBS_$*) $(LDLIBS) 2>&1 | $(LIBNL_NSS_FILTER) >&2
 
 $(BUILD)/harness/%: harness/%.c $(FIXTURE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
 
 $(BUILD)/selftest/%: harness/selftest/%.c $(FIXTURE_LIB) $(KSELFTEST_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
 
 check: deps
 	@$(MAKE) --no-print-directory build
@@ -110,6 +143,13 @@ selftest: deps
 test: deps
 	@$(MAKE) --no-print-directory build
 	harness/selftest/run
+	harness/check $(RUN_ARGS)
+
+# The fast tier: the self-tests that boot no QEMU guest and fetch no kernel
+# (harness/selftest/run --quick), then make check's run.
+quick: deps
+	@$(MAKE) --no-print-directory build
+	harness/selftest/run --quick
 	harness/check $(RUN_ARGS)
 
 # Kernel matrix in QEMU (harness/kernel, harness/matrix, harness/bench-vm).

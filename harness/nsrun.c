@@ -56,6 +56,7 @@
  * NSCONFORM_KMSG and NSCONFORM_TAINTED name files to read instead (tests).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -262,9 +263,32 @@ static void health_open(struct health *h)
 		lseek(h->kmsg, 0, SEEK_END);
 }
 
+/*
+ * A record about a user program, not the kernel: "traps: NAME[PID] general
+ * protection fault ip:... in NAME[...]", "NAME[PID]: segfault at ...", or
+ * what a program wrote to /dev/kmsg itself ("NAME[PID]: ...").  A test
+ * program that crashes fails its test; the kernel did its job.  NAME is a
+ * task's comm (at most 15 characters, which may hold spaces).
+ * harness/lib/klog.sh has the same rule for guest logs.
+ */
+static bool klog_from_user(const char *l)
+{
+	size_t n;
+
+	if (!strncmp(l, "traps: ", 7))
+		l += 7;
+	n = strcspn(l, "[]");
+	if (n == 0 || n > 15 || l[n] != '[' || !isdigit((unsigned char)l[n + 1]))
+		return false;
+	l += n + 1;
+	l += strspn(l, "0123456789");
+	return l[0] == ']' && (l[1] == ' ' || l[1] == ':');
+}
+
 /* One log line: "PRI,SEQ,TS,FLAGS;text" from /dev/kmsg, or plain text. */
 static void klog_line(struct klog *k, char *l)
 {
+	const size_t nproblems = sizeof(klog_problems) / sizeof(klog_problems[0]);
 	char *semi = strchr(l, ';');
 	size_t i;
 
@@ -272,10 +296,11 @@ static void klog_line(struct klog *k, char *l)
 		return;			/* a record's KEY=VALUE continuation */
 	if (semi && strspn(l, "0123456789,-+cSA") == (size_t)(semi - l))
 		l = semi + 1;
-	for (i = 0; i < sizeof(klog_problems) / sizeof(klog_problems[0]); i++)
+	/* A user program's fault report matches nothing ("general protection fault"). */
+	for (i = klog_from_user(l) ? nproblems : 0; i < nproblems; i++)
 		if (strstr(l, klog_problems[i]))
 			break;
-	if (i < sizeof(klog_problems) / sizeof(klog_problems[0]) && !k->problem) {
+	if (i < nproblems && !k->problem) {
 		k->problem = true;
 		snprintf(k->first, sizeof(k->first), "%.511s", l);
 		k->n = 0;	/* keep the report, not what came before it */

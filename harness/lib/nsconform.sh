@@ -24,7 +24,8 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cases=() case_args=()
 
-usage() { sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+# (the comment lines from line 2 to the first other line, without "# ")
+usage() { sed -n '2,$ { /^#/!q; s/^# \{0,1\}//; p; }' "$0"; }
 die() { echo "$me: $*" >&2; exit 2; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 

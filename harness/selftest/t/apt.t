@@ -8,7 +8,7 @@
 # NSCONFORM_APT_ALLOW_EXPIRED=1 takes the expired suite with a warning.
 # The validity checks are on even where the system switches them off.
 . "$(dirname "$0")/../lib.sh"
-plan 20
+plan 29
 apt=$top/harness/apt
 a=$scratch/archive
 export GNUPGHOME="$scratch/gnupg"
@@ -20,12 +20,17 @@ newkey "nsconform forger"
 gpg -q --export "nsconform test archive" > "$scratch/keyring.gpg"
 
 when() { date -u "+%a, %d %b %Y %H:%M:%S UTC" -d "$1"; }
-# suite SUITE PACKAGE VALID-UNTIL KEY: a suite with one package, signed by KEY.
+# suite SUITE PACKAGE VALID-UNTIL KEY [VERSION]: a suite with one package,
+# signed by KEY.
 suite() {
 	b=$scratch/pkg/$2 p=$a/pool/main/${2}_1.0_all.deb d=$a/dists/$1
 	mkdir -p "$b/DEBIAN" "$a/pool/main" "$d/main/binary-amd64"
-	printf 'Package: %s\nVersion: 1.0\nArchitecture: all\n%s\n%s\n' "$2" \
-		'Maintainer: nsconform <n@invalid>' 'Description: test' > "$b/DEBIAN/control"
+	# A kernel image package: the index takes those of 4 MB and more.
+	size='Priority: optional'
+	case $2 in linux-image-*) size='Installed-Size: 50000' ;; esac
+	printf 'Package: %s\nVersion: %s\nArchitecture: all\n%s\n%s\n%s\n' "$2" \
+		"${5:-1.0}" 'Maintainer: nsconform <n@invalid>' "$size" 'Description: test' \
+		> "$b/DEBIAN/control"
 	dpkg-deb -b -Zgzip "$b" "$p" > /dev/null
 	{ grep -v '^Description' "$b/DEBIAN/control"
 	  echo "Filename: pool/main/${2}_1.0_all.deb"
@@ -67,8 +72,9 @@ is "only the good suite is in the sources get and cache use" \
 	"$(awk '{ print $4 }' "$scratch/cache/apt/sources.list")" good
 "$apt" suites > "$scratch/suites"
 like "suites: good is ok" "$scratch/suites" '^good: ok$'
-like "suites: old is unavailable, expired" \
-	"$scratch/suites" '^old: unavailable Release file expired'
+like "suites: old is unavailable, expired, and the option that takes it is named" \
+	"$scratch/suites" \
+	'^old: unavailable Release file expired .*; NSCONFORM_APT_ALLOW_EXPIRED=1 takes it anyway$'
 
 mkdir "$scratch/dl"
 (cd "$scratch/dl" && "$apt" get -q download hello-good) > "$scratch/out" 2>&1
@@ -99,4 +105,40 @@ like "ALLOW_EXPIRED: still a warning naming the option" "$scratch/err" \
 'used because NSCONFORM_APT_ALLOW_EXPIRED=1$'
 (cd "$scratch/dl" && "$apt" get -q download hello-old) > "$scratch/out" 2>&1
 is "ALLOW_EXPIRED: the expired suite's package downloads" $? 0
+
+# The kernel index (harness/kernel, make kernels) follows the apt lists: a
+# kernel of a suite updated on its own (sid, once expired) is found without
+# deleting the index by hand; a stale index is refreshed by list, which
+# shows its date and the suites it lacks.
+kernel=$top/harness/kernel
+suite stable linux-image-6.1.0-90-amd64 '+30 days' "nsconform test archive" 6.1.158-1
+suite unstable linux-image-7.2.0-9-amd64 '-10 days' "nsconform test archive" 7.2.13-1
+export NSCONFORM_CACHE="$scratch/kcache" NSCONFORM_APT_SUITES="stable unstable"
+unset NSCONFORM_KERNEL_CACHE
+"$kernel" list > "$scratch/list" 2> "$scratch/err"
+is "list: exit 0" $? 0
+like "list: the stable kernel is listed" "$scratch/list" '^  6\.1\.0-90-amd64 +6\.1\.158-1 '
+like "list: the index's date is shown" "$scratch/list" \
+	'^Kernel index of [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5} UTC, from the apt lists of '
+like "list: the expired suite is named, with the option that takes it" "$scratch/list" \
+	'^  unstable: Release file expired .*NSCONFORM_APT_ALLOW_EXPIRED=1 takes it anyway'
+"$kernel" resolve 7.2 > "$scratch/out" 2> "$scratch/err"
+like "resolve: a kernel of the expired suite is unknown, and the message says how to take it" \
+	"$scratch/err" "unknown kernel version '7\.2'.*unstable \(Release file expired.*"\
+"NSCONFORM_APT_ALLOW_EXPIRED=1 takes it anyway"
+sleep 1	# a new second, so that the stamps are newer than the index
+NSCONFORM_APT_ALLOW_EXPIRED=1 "$apt" update unstable > "$scratch/out" 2> "$scratch/err"
+"$kernel" resolve 7.2 > "$scratch/out" 2> "$scratch/err"
+like "harness/apt update SUITE: its kernel is found at once" "$scratch/out" \
+	'^7\.2	7\.2\.13-1	7\.2\.0-9-amd64	'
+adir=$("$apt" dir)
+# Meanwhile the archive has a new stable kernel.
+suite stable linux-image-6.1.0-91-amd64 '+30 days' "nsconform test archive" 6.1.159-1
+touch -d '10 days ago' "$adir/updated" "$adir/changed" "$scratch/kcache/kernels/index"
+"$kernel" list > "$scratch/list" 2> "$scratch/err"
+like "list: apt lists 10 days old are refreshed" "$scratch/err" \
+	'^harness/kernel: the apt lists are 10 days old: updating them'
+is "list: and the index is new again" \
+	"$(find "$scratch/kcache/kernels/index" -newermt '-1 hour' | wc -l)" 1
+like "list: with the archive's new kernel" "$scratch/list" '^  6\.1\.0-91-amd64 +6\.1\.159-1 '
 done_testing

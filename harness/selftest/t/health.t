@@ -5,7 +5,7 @@
 # taint that was already set before the case started change nothing.  Uses
 # fake sources (NSCONFORM_KMSG, NSCONFORM_TAINTED) and a stand-in case.
 . "$(dirname "$0")/../lib.sh"
-plan 22
+plan 26
 export KMSG=$scratch/kmsg TAINTED=$scratch/tainted
 case_=$top/harness/selftest/fixtures/klog-case
 export TAPFILE=$scratch/klog-case.tap
@@ -61,6 +61,16 @@ run modtaint
 unlike "a module taint (E) is no marker" "$scratch/out" 'KERNEL-HEALTH'
 run chatter
 unlike "an ordinary log line is no marker" "$scratch/out" 'KERNEL-HEALTH'
+
+# A user program's crash (traps:, segfault) is the test's failure, not the kernel's.
+echo 0 > "$TAINTED"
+run usercrash
+is "a user program's crash in the log: exit 0" $? 0
+unlike "a user program's crash (traps:, segfault) is no marker" "$scratch/out" 'KERNEL-HEALTH'
+run kgpf
+like "the kernel's own general protection fault is a marker" "$scratch/out" \
+	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: general protection fault, probably'
+like "with the task it hit" "$scratch/out" '^# klog: CPU: 0 PID: 4242 Comm: mnt_ns'
 
 # Without a readable kernel log the taint alone counts, and nothing breaks.
 echo 0 > "$TAINTED"
