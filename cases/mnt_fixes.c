@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for mount-namespace fixes that Debian's kernels ship
+ * (issue 27, item 2; the rows of fixtures/fixes.tsv whose test names this
+ * binary).  Each test gives the fixed kernel's answer for the input that
+ * tells it from the last kernel without the fix, and the same call on the
+ * input the fix leaves alone, so both sides are seen.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "mntcov.h"
+#include "kselftest_harness.h"
+
+#ifndef MOVE_MOUNT_SET_GROUP
+#define MOVE_MOUNT_SET_GROUP 0x00000100
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
+
+static int move_mount_paths(const char *from, const char *to, unsigned int flags)
+{
+	return syscall(__NR_move_mount, AT_FDCWD, from, AT_FDCWD, to, flags);
+}
+
+/* A bind mount of @src on a new directory @path with propagation @prop (MS_SHARED, ...). */
+static int bind_with(const char *src, const char *path, unsigned long prop)
+{
+	int err;
+
+	if (mkdir(path, 0755))
+		return child_fail("mkdir %s: %m", path);
+	if (mount(src, path, NULL, MS_BIND, NULL))
+		return child_fail("bind %s on %s: %m", src, path);
+	err = mnt_set_propagation(path, prop);
+	if (err) {
+		errno = -err;
+		return child_fail("propagation %#lx on %s: %m", prop, path);
+	}
+	return 0;
+}
+
+/* --- MOVE_MOUNT_SET_GROUP ------------------------------------------------- */
+
+static int set_group_worker(void *arg)
+{
+	struct mnt_info a, b, c;
+	int err;
+
+	(void)arg;
+	/* The group's source and two targets: one superblock, as the call needs. */
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/a", 0755))
+		return child_fail("mkdir /tmp/a: %m");
+	err = mnt_tmpfs("/tmp/a", 0);
+	if (err)
+		return child_fail("tmpfs on /tmp/a: %s", strerror(-err));
+	if (bind_with("/tmp/a", "/tmp/b", MS_UNBINDABLE) ||
+	    bind_with("/tmp/a", "/tmp/c", MS_PRIVATE))
+		return 1;
+	err = mnt_set_propagation("/tmp/a", MS_SHARED);
+	if (err)
+		return child_fail("make /tmp/a shared: %s", strerror(-err));
+	/* The input the fix leaves alone: a private target joins the group. */
+	if (move_mount_paths("/tmp/a", "/tmp/c", MOVE_MOUNT_SET_GROUP)) {
+		if (errno == EINVAL || errno == ENOSYS)
+			return ns_child_skip("move_mount(MOVE_MOUNT_SET_GROUP) not supported "
+					     "by this kernel (added in 5.15)");
+		return child_fail("MOVE_MOUNT_SET_GROUP onto a private mount: %m");
+	}
+	a = mntcov_info(0, "/tmp/a");
+	c = mntcov_info(0, "/tmp/c");
+	if (a.shared <= 0 || c.shared != a.shared)
+		return child_fail("private target not in the source's peer group: shared:%d "
+				  "and shared:%d", a.shared, c.shared);
+	/* The input the fix refuses: an unbindable target. */
+	if (!move_mount_paths("/tmp/a", "/tmp/b", MOVE_MOUNT_SET_GROUP)) {
+		b = mntcov_info(0, "/tmp/b");
+		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount succeeded "
+				  "(now shared:%d, unbindable %d)", b.shared, b.unbindable);
+	}
+	if (errno != EINVAL)
+		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount: %m, "
+				  "expected EINVAL");
+	b = mntcov_info(0, "/tmp/b");
+	if (!b.unbindable || b.shared || b.master)
+		return child_fail("the refused target changed: unbindable %d shared:%d "
+				  "master:%d", b.unbindable, b.shared, b.master);
+	return 0;
+}
+
+/*
+ * move_mount(MOVE_MOUNT_SET_GROUP) sets sharing groups only on private
+ * mounts: a private target joins the source's peer group, an unbindable
+ * one is refused with EINVAL and stays unbindable (move_mount(2):
+ * "MOVE_MOUNT_SET_GROUP ... to a private mount"; fix "mount: refuse
+ * MOVE_MOUNT_SET_GROUP on an unbindable mount", Debian 7.2.11: before it
+ * the unbindable mount silently became shared, the upstream selftests'
+ * move_mount_set_group case).
+ */
+TEST(set_group_onto_unbindable_mount_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, set_group_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_SET_GROUP)", "5.15");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- open_tree_attr() and idmappings --------------------------------------- */
+
+static int open_tree_attr(int dfd, const char *path, unsigned int flags,
+			  struct mntcov_attr *attr)
+{
+	return syscall(__NR_open_tree_attr, dfd, path, flags, attr, attr ? sizeof(*attr) : 0);
+}
+
+static int otattr_worker(void *arg)
+{
+	struct userns_holder u1 = { .pid = -1 }, u2 = { .pid = -1 };
+	struct mntcov_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
+	int fd1 = -1, fd2 = -1, tree = -1, copy = -1, rc = 1, err;
+
+	(void)arg;
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/src", 0777))
+		return child_fail("mkdir /tmp/src: %m");
+	tree = open_tree_attr(AT_FDCWD, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, NULL);
+	if (tree < 0) {
+		if (errno == ENOSYS)
+			return ns_child_skip("open_tree_attr() not supported by this kernel "
+					     "(added in 6.15)");
+		return child_fail("open_tree_attr(OPEN_TREE_CLONE) without attributes: %m");
+	}
+	if (userns_hold(&u1, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n") ||
+	    userns_hold(&u2, CLONE_NEWUSER, "5 0 1\n", "5 0 1\n")) {
+		child_fail("two user namespaces to map with");
+		goto out;
+	}
+	fd1 = ns_open(u1.pid, "user");
+	fd2 = ns_open(u2.pid, "user");
+	if (fd1 < 0 || fd2 < 0) {
+		child_fail("open the user namespaces: %s", strerror(-(fd1 < 0 ? fd1 : fd2)));
+		goto out;
+	}
+	a.userns_fd = fd1;
+	if (mntcov_setattr(tree, "", AT_EMPTY_PATH, &a)) {
+		child_fail("MOUNT_ATTR_IDMAP on a detached tmpfs tree: %m");
+		goto out;
+	}
+	a.userns_fd = fd2;
+	/* The input the fix leaves alone: a clone may take a new idmapping. */
+	copy = open_tree_attr(tree, "", AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, &a);
+	if (copy < 0) {
+		child_fail("open_tree_attr(OPEN_TREE_CLONE) with a new idmapping: %m");
+		goto out;
+	}
+	/* The input the fix refuses: the same change on the mount itself. */
+	err = open_tree_attr(tree, "", AT_EMPTY_PATH | OPEN_TREE_CLOEXEC, &a);
+	if (err >= 0) {
+		close(err);
+		child_fail("open_tree_attr() without OPEN_TREE_CLONE changed the idmapping "
+			   "of an idmapped mount");
+		goto out;
+	}
+	if (errno != EPERM) {
+		child_fail("open_tree_attr() without OPEN_TREE_CLONE on an idmapped mount: %m, "
+			   "expected EPERM");
+		goto out;
+	}
+	/* As mount_setattr() refuses it. */
+	if (!mntcov_setattr(tree, "", AT_EMPTY_PATH, &a) || errno != EPERM) {
+		child_fail("mount_setattr() changing an idmapping: %m, expected EPERM");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (copy >= 0)
+		close(copy);
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+	if (u1.pid > 0)
+		userns_release(&u1);
+	if (u2.pid > 0)
+		userns_release(&u2);
+	close(tree);
+	return rc;
+}
+
+/*
+ * The idmapping of an idmapped mount cannot be changed (mount_setattr(2)
+ * ERRORS: EPERM "An already idmapped mount was supposed to be idmapped");
+ * open_tree_attr() may give a new one only to the copy OPEN_TREE_CLONE
+ * makes, and without that flag is refused with EPERM like mount_setattr()
+ * (fix "open_tree_attr: do not allow id-mapping changes without
+ * OPEN_TREE_CLONE", Debian 6.16.5: before it the detached mount itself
+ * took the new idmapping).  Unprivileged: a tmpfs of the test's own user
+ * namespace, idmapped to two namespaces it made.
+ */
+TEST(open_tree_attr_idmap_needs_clone)
+{
+	int rc;
+
+	NS_NEED_UNPRIV_USERNS();
+	rc = ns_run(0, otattr_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree_attr()", "6.15");
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
