@@ -20,6 +20,7 @@
 #include "nsconform.h"
 #include "userns.h"
 #include "mntcov.h"
+#include "nsnew.h"
 #include "kselftest_harness.h"
 
 #ifndef MOVE_MOUNT_SET_GROUP
@@ -228,6 +229,56 @@ TEST(open_tree_attr_idmap_needs_clone)
 	NS_NEED_UNPRIV_USERNS();
 	rc = ns_run(0, otattr_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree_attr()", "6.15");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- listmount() cursor ---------------------------------------------------- */
+
+#define LM_MAX 512
+
+static int listmount_worker(void *arg)
+{
+	uint64_t ids[LM_MAX], last;
+	long n, after_last, after_max;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX);
+	if (n <= 0 || n >= LM_MAX)
+		return child_fail("listmount from the start: %ld (%s), expected 1..%d mounts", n,
+				  n < 0 ? strerror(-n) : "", LM_MAX - 1);
+	last = ids[n - 1];
+	/* The input the fix leaves alone: nothing comes after the largest id listed. */
+	after_last = nsnew_listmount(NSNEW_LSMT_ROOT, 0, last, ids, LM_MAX);
+	if (after_last != 0)
+		return child_fail("listmount after the largest id %llu: %ld, expected 0",
+				  (unsigned long long)last, after_last);
+	/* The input the fix is about: the cursor U64_MAX. */
+	after_max = nsnew_listmount(NSNEW_LSMT_ROOT, 0, UINT64_MAX, ids, LM_MAX);
+	if (after_max != 0)
+		return child_fail("listmount after id U64_MAX: %ld%s%s, expected 0 (the %ld "
+				  "mounts from the start: the cursor wrapped around)", after_max,
+				  after_max < 0 ? " " : "",
+				  after_max < 0 ? strerror(-after_max) : "", n);
+	return 0;
+}
+
+/*
+ * listmount() lists the mounts whose ids come after the cursor (param, the
+ * last id of the previous call; listmount(2)); after U64_MAX, the largest
+ * id there is, nothing comes.  The cursor used to wrap around to 0 and
+ * list every mount again, so that a caller paging with the last id it got
+ * could loop (fix "listmount: don't wrap around with a U64_MAX cursor",
+ * Debian 6.12.117 and 7.3.4).  Both sides: after the largest id listed, 0.
+ */
+TEST(listmount_after_u64_max_lists_nothing)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, listmount_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
 
