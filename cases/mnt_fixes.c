@@ -107,12 +107,12 @@ static int set_group_worker(void *arg)
 
 /*
  * move_mount(MOVE_MOUNT_SET_GROUP) sets sharing groups only on private
- * mounts: a private target joins the source's peer group, an unbindable
- * one is refused with EINVAL and stays unbindable (move_mount(2):
- * "MOVE_MOUNT_SET_GROUP ... to a private mount"; fix "mount: refuse
- * MOVE_MOUNT_SET_GROUP on an unbindable mount", Debian 7.2.11: before it
- * the unbindable mount silently became shared, the upstream selftests'
- * move_mount_set_group case).
+ * mounts (linux:9ffb14ef61ba "move_mount: allow to add a mount into an
+ * existing group", do_set_group()): a private target joins the source's
+ * peer group, an unbindable one is refused with EINVAL and stays
+ * unbindable (fix "mount: refuse MOVE_MOUNT_SET_GROUP on an unbindable
+ * mount", Debian 7.2.11: before it the unbindable mount silently became
+ * shared, as the upstream selftests' move_mount_set_group case finds).
  */
 TEST(set_group_onto_unbindable_mount_einval)
 {
@@ -279,6 +279,75 @@ TEST(listmount_after_u64_max_lists_nothing)
 	NSNEW_NEED(NSNEW_STATMOUNT);
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, listmount_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- statmount() outside the caller's root ---------------------------------- */
+
+/* The unique id of the mount at @point in our namespace, or 0. */
+static uint64_t mount_id_at(const char *point)
+{
+	static struct nsnew_statmount sm;
+	uint64_t ids[LM_MAX];
+	long n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX), found = 0;
+
+	for (long i = 0; i < n; i++)
+		if (!nsnew_statmount(ids[i], 0, NSNEW_STATMOUNT_MNT_POINT, &sm) &&
+		    !strcmp(sm.str + sm.mnt_point, point))
+			found = i + 1;	/* the topmost is listed last */
+	return found ? ids[found - 1] : 0;
+}
+
+static int statmount_worker(void *arg)
+{
+	static struct nsnew_statmount sm;
+	uint64_t outside, inside;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/jail", 0755))
+		return child_fail("mkdir /tmp/jail: %m");
+	err = mnt_tmpfs("/tmp/jail", 0);
+	if (err)
+		return child_fail("tmpfs on /tmp/jail: %s", strerror(-err));
+	outside = mount_id_at("/tmp");
+	inside = mount_id_at("/tmp/jail");
+	if (!outside || !inside)
+		return child_fail("no mount id for /tmp (%llu) or /tmp/jail (%llu)",
+				  (unsigned long long)outside, (unsigned long long)inside);
+	if (chroot("/tmp/jail") || chdir("/"))
+		return child_fail("chroot into /tmp/jail: %m");
+	if (ns_caps_drop_all())
+		return child_fail("drop every capability");
+	/* The input the fix leaves alone: a mount below the root answers. */
+	err = nsnew_statmount(inside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	if (err)
+		return child_fail("statmount of the mount that is our root: %s", strerror(-err));
+	/* The input the fix is about: one we cannot reach, without CAP_SYS_ADMIN. */
+	err = nsnew_statmount(outside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	if (err != -EPERM)
+		return child_fail("statmount of a mount outside our root without CAP_SYS_ADMIN: "
+				  "%s, expected EPERM", err ? strerror(-err) : "success");
+	return 0;
+}
+
+/*
+ * statmount() of a mount the caller cannot reach from its root, without
+ * CAP_SYS_ADMIN in the mount namespace's user namespace, is refused with
+ * EPERM (statmount(2), ERRORS); the mount exists, so ENOENT, which kernels
+ * before the fix returned, is wrong (linux:fccbe38a5d06 "statmount: permission check
+ * should return EPERM", Debian 6.12.85).  Both sides: the mount that is
+ * the caller's root answers.
+ */
+TEST(statmount_outside_root_without_cap_eperm)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, statmount_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
 

@@ -110,15 +110,15 @@ static int timens_worker(void *arg)
 /*
  * A time namespace's offsets shift what its clocks read, and absolute
  * timers are converted to the host's clock by the same offset
- * (time_namespaces(7): timerfd_settime(2) and the others with an absolute
- * time "are adjusted"); a deadline no clock reaches stays unreached.  With
- * a negative CLOCK_BOOTTIME offset the conversion of the largest deadline
- * overflowed into the past and the timer fired at once (fix
- * "time/namespace: Fix overflow when converting absolute deadlines", Debian
- * 6.12.117 and 7.3.4).  CLOCK_BOOTTIME, because a CLOCK_MONOTONIC timer
- * shares its queue with the tick, which hides the bad expiry.  Both sides:
- * outside the namespace and inside it a deadline 50 ms ahead fires and the
- * largest never does.
+ * (time_namespaces(7); do_timens_ktime_to_host() for timerfd, POSIX timers
+ * and clock_nanosleep()): a deadline no clock reaches stays unreached.
+ * With a negative CLOCK_BOOTTIME offset the conversion of the largest
+ * deadline overflowed into the past and the timer fired at once (fix
+ * "time/namespace: Fix overflow when converting absolute deadlines",
+ * Debian 6.12.117 and 7.3.4: a result below 0 now means KTIME_MAX).
+ * CLOCK_BOOTTIME, because a CLOCK_MONOTONIC timer shares its queue with the
+ * tick, which hides the bad expiry.  Both sides: outside the namespace and
+ * inside it a deadline 50 ms ahead fires and the largest never does.
  */
 TEST(timens_boottime_deadline_at_end_of_time_never_fires)
 {
