@@ -77,13 +77,20 @@ static int set_group_worker(void *arg)
 	err = mnt_set_propagation("/tmp/a", MS_SHARED);
 	if (err)
 		return child_fail("make /tmp/a shared: %s", strerror(-err));
+	/*
+	 * The probe: a known flag gets as far as the lookup of a missing
+	 * source (ENOENT), an unknown one is EINVAL before it.
+	 */
+	if (!move_mount_paths("/tmp/nsconform-missing", "/tmp/c", MOVE_MOUNT_SET_GROUP))
+		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path succeeded");
+	if (errno == EINVAL || errno == ENOSYS)
+		return ns_child_skip("move_mount(MOVE_MOUNT_SET_GROUP) not supported "
+				     "by this kernel (added in 5.15)");
+	if (errno != ENOENT)
+		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path: %m, expected ENOENT");
 	/* The input the fix leaves alone: a private target joins the group. */
-	if (move_mount_paths("/tmp/a", "/tmp/c", MOVE_MOUNT_SET_GROUP)) {
-		if (errno == EINVAL || errno == ENOSYS)
-			return ns_child_skip("move_mount(MOVE_MOUNT_SET_GROUP) not supported "
-					     "by this kernel (added in 5.15)");
+	if (move_mount_paths("/tmp/a", "/tmp/c", MOVE_MOUNT_SET_GROUP))
 		return child_fail("MOVE_MOUNT_SET_GROUP onto a private mount: %m");
-	}
 	a = mntcov_info(0, "/tmp/a");
 	c = mntcov_info(0, "/tmp/c");
 	if (a.shared <= 0 || c.shared != a.shared)
