@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for network-namespace fixes that Debian's kernels ship
+ * (issue 27, item 2; the rows of fixtures/fixes.tsv whose test names this
+ * binary).  Each test gives the fixed kernel's answer for the input that
+ * tells it from the last kernel without the fix, and the answer for an
+ * input the fix leaves alone, so both sides are seen.  Plain rtnetlink
+ * sockets, so the binary needs no library beyond the fixtures.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_link.h>
+#include <linux/net_namespace.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "netns.h"
+#include "kselftest_harness.h"
+
+/* veth_add()'s answer when the kernel has no veth driver. */
+#define NO_VETH 1000
+
+struct nlreq {
+	union {
+		struct nlmsghdr h;
+		char buf[1024];
+	};
+};
+
+static void *nl_tail(struct nlmsghdr *h)
+{
+	return (char *)h + NLMSG_ALIGN(h->nlmsg_len);
+}
+
+static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
+{
+	struct rtattr *a = nl_tail(h);
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
+{
+	nest->rta_len = (char *)nl_tail(h) - (char *)nest;
+}
+
+static void nl_start(struct nlreq *r, int type, int flags, const void *hdr, int len)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_LENGTH(len);
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	memcpy(NLMSG_DATA(&r->h), hdr, len);
+}
+
+/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
+static int nl_talk(struct nlreq *r)
+{
+	char buf[4096];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	err = n < 0 ? -errno : -EPROTO;
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	close(fd);
+	return err;
+}
+
+/* A veth pair @a and @b in the caller's netns: 0, NO_VETH or -errno. */
+static int veth_add(const char *a, const char *b)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info, *data, *peer;
+	struct nlreq r;
+	int err;
+
+	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, a, strlen(a) + 1);
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, "veth", 5);
+	data = nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
+	peer = nl_attr(&r.h, VETH_INFO_PEER, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, b, strlen(b) + 1);
+	nl_nest_end(&r.h, peer);
+	nl_nest_end(&r.h, data);
+	nl_nest_end(&r.h, info);
+	err = nl_talk(&r);
+	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
+}
+
+/* Move device @name into the netns open as @nsfd: 0 or -errno. */
+static int link_to_netns(const char *name, int nsfd)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	struct nlreq r;
+	__u32 fd = nsfd;
+
+	if (!ifi.ifi_index)
+		return -errno;
+	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	return nl_talk(&r);
+}
+
+/* Give the netns open as @nsfd the id @nsid in the caller's netns: 0 or -errno. */
+static int nsid_assign(int nsfd, int nsid)
+{
+	struct rtgenmsg g = { .rtgen_family = AF_UNSPEC };
+	struct nlreq r;
+	__u32 fd = nsfd;
+	__s32 id = nsid;
+
+	nl_start(&r, RTM_NEWNSID, 0, &g, sizeof(g));
+	nl_attr(&r.h, NETNSA_FD, &fd, sizeof(fd));
+	nl_attr(&r.h, NETNSA_NSID, &id, sizeof(id));
+	return nl_talk(&r);
+}
+
+/* RTM_DELLINK of @name, in the netns with id @nsid when it is >= 0: 0 or -errno. */
+static int link_del(const char *name, int nsid)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nlreq r;
+	__s32 id = nsid;
+
+	nl_start(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	if (nsid >= 0)
+		nl_attr(&r.h, IFLA_TARGET_NETNSID, &id, sizeof(id));
+	return nl_talk(&r);
+}
+
+/* --- RTM_DELLINK and IFLA_TARGET_NETNSID ------------------------------------ */
+
+#define NSID_B 7
+
+static int dellink_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd = -1, err, rc = 1;
+	int here, there;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* Before any device links the two: that would give it an id of its own. */
+	err = nsid_assign(nsfd, NSID_B);
+	if (err) {
+		child_fail("RTM_NEWNSID %d for the second netns: %s", NSID_B, strerror(-err));
+		goto out;
+	}
+	/* "nsc1" in both namespaces: a pair moved there, a new pair here. */
+	err = veth_add("nsc0", "nsc1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs two network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsc1", nsfd)) || (err = veth_add("nsc1", "nsc2"))) {
+		child_fail("veth pairs nsc0/nsc1 (nsc1 moved) and nsc1/nsc2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: a name and IFLA_TARGET_NETNSID. */
+	err = link_del("nsc1", NSID_B);
+	if (err) {
+		child_fail("RTM_DELLINK nsc1 with IFLA_TARGET_NETNSID %d: %s", NSID_B,
+			   strerror(-err));
+		goto out;
+	}
+	here = proc_net_dev_has(0, "nsc1");
+	there = proc_net_dev_has(b.pid, "nsc1");
+	if (here != 1 || there != 0) {
+		child_fail("after RTM_DELLINK nsc1 in netns id %d: nsc1 %s here and %s there, "
+			   "expected only here", NSID_B, here == 1 ? "present" : "gone",
+			   there == 1 ? "present" : "gone");
+		goto out;
+	}
+	/* The input the fix leaves alone: the name alone names ours. */
+	err = link_del("nsc1", -1);
+	if (err || proc_net_dev_has(0, "nsc1") != 0) {
+		child_fail("RTM_DELLINK nsc1 without a target: %s, nsc1 %s here",
+			   strerror(-err), proc_net_dev_has(0, "nsc1") ? "still" : "not");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * RTM_DELLINK with IFLA_TARGET_NETNSID deletes the device of that name in
+ * the network namespace the id names, as it does for an ifindex
+ * (linux:9415d375d852 "rtnetlink: Don't ignore IFLA_TARGET_NETNSID when
+ * ifname is specified in rtnl_dellink()": since linux:cc6090e985d7, 5.5,
+ * the name was looked up in the caller's namespace and the caller's device
+ * of that name went; Debian 6.1.106, no 5.10 changelog lists it).  Both
+ * sides: without the attribute the same name deletes the caller's device.
+ */
+TEST(dellink_by_name_honours_target_netnsid)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, dellink_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
