@@ -16,6 +16,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -234,6 +235,158 @@ TEST(dellink_by_name_honours_target_netnsid)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, dellink_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- the nsid of broadcast notifications ------------------------------------ */
+
+#define NSID_A 5
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+/* A link-event listener with NETLINK_LISTEN_ALL_NSID in the caller's netns, or -errno. */
+static int all_nsid_listener(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	int one = 1, err;
+
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_LISTEN_ALL_NSID, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * Read what @fd got within @ms: the number of messages, *with_nsid of them
+ * carrying a NETLINK_LISTEN_ALL_NSID cmsg, the last such id in *nsid.
+ */
+static int drain(int fd, int ms, int *with_nsid, int *nsid)
+{
+	char buf[8192], cbuf[CMSG_SPACE(sizeof(int)) * 4];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = 0;
+
+	*with_nsid = 0;
+	while (poll(&p, 1, ms) > 0) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *c;
+
+		if (recvmsg(fd, &m, 0) < 0)
+			break;
+		n++;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_NETLINK && c->cmsg_type == NETLINK_LISTEN_ALL_NSID) {
+				(*with_nsid)++;
+				memcpy(nsid, CMSG_DATA(c), sizeof(int));
+			}
+		ms = 100;	/* the rest of one event's messages come at once */
+	}
+	return n;
+}
+
+static int nsid_worker(void *arg)
+{
+	struct ns_holder b;
+	int afd = -1, bfd = -1, here = -1, here2 = -1, there = -1, rc = 1, err;
+	int n_here, n_there, nsid_here, nsid_there, id_here = 0, id_there = 0, n2, nsid2, id2;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	afd = ns_open(0, "net");
+	bfd = ns_open(b.pid, "net");
+	if (afd < 0 || bfd < 0) {
+		child_fail("open the network namespaces");
+		goto out;
+	}
+	/*
+	 * Local listeners bound before and after the other netns' one: one of
+	 * them is delivered to after it, whatever the order of delivery.
+	 */
+	here = all_nsid_listener();
+	if (here < 0 || setns(bfd, CLONE_NEWNET)) {
+		child_fail("a listener here, then setns() to the second netns: %m");
+		goto out;
+	}
+	there = all_nsid_listener();
+	err = nsid_assign(afd, NSID_A);		/* in the second netns: our netns is NSID_A */
+	if (setns(afd, CLONE_NEWNET))
+		_exit(child_fail("setns() back to our netns: %m"));	/* not in our ns: stop */
+	if (there < 0 || err) {
+		child_fail("a listener in the second netns (%s), id %d for ours there (%s)",
+			   strerror(there < 0 ? -there : 0), NSID_A, strerror(-err));
+		goto out;
+	}
+	here2 = all_nsid_listener();
+	if (here2 < 0) {
+		child_fail("a second listener here: %s", strerror(-here2));
+		goto out;
+	}
+	err = netns_lo_up();
+	if (err) {
+		child_fail("set lo up: %s", strerror(-err));
+		goto out;
+	}
+	n_there = drain(there, 2000, &nsid_there, &id_there);
+	n_here = drain(here, 2000, &nsid_here, &id_here);
+	n2 = drain(here2, 2000, &nsid2, &id2);
+	if (nsid2)
+		id_here = id2;
+	n_here += n2;
+	nsid_here += nsid2;
+	/* The side the fix leaves alone: a listener elsewhere learns the source's id. */
+	if (n_there < 1 || nsid_there != n_there || id_there != NSID_A) {
+		child_fail("the other netns' listener: %d messages, %d with an nsid (last %d), "
+			   "expected all with %d", n_there, nsid_there, id_there, NSID_A);
+		goto out;
+	}
+	/* The side the fix is about: a local notification carries no nsid. */
+	if (n_here < 1 || nsid_here) {
+		child_fail("the local listener: %d messages, %d with an nsid (last %d), "
+			   "expected none with one", n_here, nsid_here, id_here);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (here >= 0)
+		close(here);
+	if (here2 >= 0)
+		close(here2);
+	if (there >= 0)
+		close(there);
+	if (afd >= 0)
+		close(afd);
+	if (bfd >= 0)
+		close(bfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A NETLINK_LISTEN_ALL_NSID listener learns where a notification came from
+ * by a NETLINK_LISTEN_ALL_NSID control message holding the id of the
+ * source netns, and a notification of its own netns carries none
+ * (linux:59324cf35aba "netlink: allow to listen "all" netns"; fix
+ * "net: netlink: don't set nsid on local notifications", Debian 5.10.259,
+ * 6.1.176 and 6.12.94: the id given to an earlier listener elsewhere
+ * stayed on the message).  Both sides: the listener in the other netns
+ * gets the id that netns has for ours.
+ */
+TEST(local_notification_carries_no_nsid)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, nsid_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
 
