@@ -358,4 +358,71 @@ TEST(statmount_outside_root_without_cap_eperm)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- open_tree() of an unmounted mount ---------------------------------------- */
+
+static int unmounted_worker(void *arg)
+{
+	int fd = -1, copy, rc = 1;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/nsfile") ||
+	    mount("/proc/self/ns/net", "/tmp/nsfile", NULL, MS_BIND, NULL))
+		return child_fail("bind /proc/self/ns/net on /tmp/nsfile: %m");
+	fd = open("/tmp/nsfile", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /tmp/nsfile O_PATH: %m");
+	if (umount2("/tmp/nsfile", MNT_DETACH)) {
+		child_fail("umount2 /tmp/nsfile MNT_DETACH: %m");
+		goto out;
+	}
+	/* The input the fix leaves alone: a clone of the ns file's mount alone. */
+	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (copy < 0) {
+		if (errno == ENOSYS)
+			rc = ns_child_skip("open_tree() not supported by this kernel (added in 5.2)");
+		else
+			child_fail("open_tree(OPEN_TREE_CLONE) of an unmounted ns-file mount: %m");
+		goto out;
+	}
+	close(copy);
+	/* The input the fix is about: a recursive copy of the unmounted tree. */
+	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+				AT_RECURSIVE);
+	if (copy >= 0) {
+		close(copy);
+		child_fail("open_tree(OPEN_TREE_CLONE | AT_RECURSIVE) copied an unmounted tree");
+		goto out;
+	}
+	if (errno != EINVAL) {
+		child_fail("open_tree(OPEN_TREE_CLONE | AT_RECURSIVE) of an unmounted tree: %m, "
+			   "expected EINVAL");
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+/*
+ * A mount that has been unmounted is in no mount namespace, and a
+ * recursive copy of it is refused with EINVAL (open_tree(2), ERRORS:
+ * EINVAL for a mount outside the caller's namespace; fix "namespace: don't
+ * copy an unmounted mount tree", Debian 6.1.192, 6.12.113 and 7.2.11:
+ * through the exception for namespace files, copy_tree() walked the
+ * unmounted tree).  Both sides: the non-recursive clone of the same
+ * namespace-file mount, which the exception exists for, still works.
+ */
+TEST(recursive_clone_of_unmounted_ns_file_mount_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, unmounted_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree()", "5.2");
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
