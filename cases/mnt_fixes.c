@@ -425,4 +425,52 @@ TEST(recursive_clone_of_unmounted_ns_file_mount_einval)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- statmount() strings not asked for ------------------------------------- */
+
+static int unset_strings_worker(void *arg)
+{
+	static struct nsnew_statmount sm;
+	uint64_t id;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	id = mount_id_at("/tmp");
+	if (!id)
+		return child_fail("no mount id for /tmp");
+	err = nsnew_statmount(id, 0, NSNEW_STATMOUNT_FS_TYPE, &sm);
+	if (err)
+		return child_fail("statmount(STATMOUNT_FS_TYPE) of /tmp: %s", strerror(-err));
+	/* The side the fix leaves alone: the string asked for. */
+	if (!(sm.mask & NSNEW_STATMOUNT_FS_TYPE) || strcmp(sm.str + sm.fs_type, "tmpfs"))
+		return child_fail("fs_type of /tmp: mask %#llx, \"%s\", expected \"tmpfs\"",
+				  (unsigned long long)sm.mask, sm.str + sm.fs_type);
+	/* The side the fix is about: the strings not asked for are empty. */
+	if (sm.mask & NSNEW_STATMOUNT_MNT_POINT)
+		return child_fail("mnt_point set in the mask without being asked for");
+	if (sm.str[sm.mnt_point] || sm.str[sm.mnt_root])
+		return child_fail("strings not asked for: mnt_point \"%s\", mnt_root \"%s\", "
+				  "expected empty", sm.str + sm.mnt_point, sm.str + sm.mnt_root);
+	return 0;
+}
+
+/*
+ * The offset of a string statmount() was not asked for is 0 and names an
+ * empty string, as unset numbers are 0 (statmount(2): a field is valid
+ * only when its flag is in mask; linux:e52e97f09fb6 "statmount: let unset
+ * strings be empty", Debian 6.12.15: before it offset 0 was the first
+ * string returned, so a caller that skipped the mask read the file system
+ * type as the mount point).  Both sides: the string asked for is right.
+ */
+TEST(statmount_strings_not_asked_for_are_empty)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, unset_strings_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
