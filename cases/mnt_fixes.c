@@ -473,4 +473,65 @@ TEST(statmount_strings_not_asked_for_are_empty)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- fsmount() of a kernel-internal file system ----------------------------- */
+
+#define FSCONFIG_CMD_CREATE_NR	6
+#define FSMOUNT_CLOEXEC_FLAG	1
+
+static int nouser_worker(void *arg)
+{
+	int fs, mnt;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/x", 0755))
+		return child_fail("mkdir /tmp/x: %m");
+	/* The side the fix leaves alone: mount(2) refuses pipefs. */
+	if (!mount("nsconform", "/tmp/x", "pipefs", 0, NULL))
+		return child_fail("mount(2) of pipefs succeeded");
+	if (errno != EINVAL)
+		return child_fail("mount(2) of pipefs: %m, expected EINVAL");
+	fs = nsnew_fsopen("pipefs", 0);
+	if (fs < 0) {
+		if (errno == ENOSYS)
+			return ns_child_skip("fsopen() not supported by this kernel (added in 5.2)");
+		return child_fail("fsopen(\"pipefs\"): %m");
+	}
+	if (nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_NR, NULL, NULL, 0)) {
+		close(fs);
+		return child_fail("FSCONFIG_CMD_CREATE for pipefs: %m");
+	}
+	/* The side the fix is about: fsmount() refuses it too. */
+	mnt = nsnew_fsmount(fs, FSMOUNT_CLOEXEC_FLAG, 0);
+	close(fs);
+	if (mnt >= 0) {
+		close(mnt);
+		return child_fail("fsmount() gave a mount of pipefs, a kernel-internal file "
+				  "system mount(2) refuses");
+	}
+	if (errno != EINVAL)
+		return child_fail("fsmount() of pipefs: %m, expected EINVAL");
+	return 0;
+}
+
+/*
+ * A kernel-internal file system (SB_NOUSER: pipefs, sockfs) cannot be
+ * mounted: mount(2) refuses it with EINVAL and fsmount(2) does the same
+ * (fix "mount: honour SB_NOUSER in the new mount API", Debian 6.1.187 and
+ * 6.12.105: before it fsmount() returned a mount of pipefs, which
+ * move_mount() could attach).  Both sides: mount(2) refuses pipefs.  Real
+ * root only: creating a pipefs superblock needs CAP_SYS_ADMIN in the
+ * initial user namespace.
+ */
+TEST(fsmount_of_kernel_internal_fs_einval)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	rc = ns_run(CLONE_NEWNS, nouser_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "fsopen()", "5.2");
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
