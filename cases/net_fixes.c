@@ -18,6 +18,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/mount.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -25,6 +26,7 @@
 
 #include "nsconform.h"
 #include "netns.h"
+#include "mntns.h"
 #include "kselftest_harness.h"
 
 /* veth_add()'s answer when the kernel has no veth driver. */
@@ -387,6 +389,44 @@ TEST(local_notification_carries_no_nsid)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, nsid_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- mounts on /proc/PID/net entries ---------------------------------------- */
+
+static int procnet_worker(void *arg)
+{
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/f"))
+		return child_fail("create /tmp/f: %m");
+	/* The input the fix leaves alone: a file of /proc outside /proc/PID/net. */
+	if (mount("/tmp/f", "/proc/meminfo", NULL, MS_BIND, NULL))
+		return child_fail("bind /tmp/f on /proc/meminfo: %m");
+	/* The input the fix is about: an entry the netns of the reader decides. */
+	if (!mount("/tmp/f", "/proc/self/net/dev", NULL, MS_BIND, NULL))
+		return child_fail("bind /tmp/f on /proc/self/net/dev succeeded");
+	if (errno != ENOENT)
+		return child_fail("bind /tmp/f on /proc/self/net/dev: %m, expected ENOENT");
+	return 0;
+}
+
+/*
+ * The entries below /proc/PID/net are looked up anew for the reader's
+ * network namespace (proc(5): /proc/PID/net shows the namespace of the
+ * process), so none of them can be a mountpoint: a mount on one is refused
+ * with ENOENT, as on /proc/PID/map_files entries (fix "proc: don't let an
+ * entry below /proc/<pid>/net be a mountpoint", Debian 7.3.4: before it a
+ * bind mount landed on a dentry the next lookup replaces).  Both sides: a
+ * bind mount on /proc/meminfo works.
+ */
+TEST(mount_on_proc_pid_net_entry_enoent)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, procnet_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
 
