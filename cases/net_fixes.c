@@ -430,4 +430,72 @@ TEST(mount_on_proc_pid_net_entry_enoent)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- moving a device into a netns with its name taken ----------------------- */
+
+static int nametaken_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd, err, rc = 1;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* nsm1 there (a pair moved over), then nsm1 and nsm2 here. */
+	err = veth_add("nsm0", "nsm1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsm1", nsfd)) || (err = veth_add("nsm1", "nsm2"))) {
+		child_fail("veth pairs nsm0/nsm1 (nsm1 moved) and nsm1/nsm2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: the name is taken there. */
+	err = link_to_netns("nsm1", nsfd);
+	if (err != -EEXIST) {
+		child_fail("move nsm1 into a netns that has an nsm1: %s, expected EEXIST",
+			   err ? strerror(-err) : "success");
+		goto out;
+	}
+	if (proc_net_dev_has(0, "nsm1") != 1) {
+		child_fail("the refused move took nsm1 away");
+		goto out;
+	}
+	/* The input the fix leaves alone: a free name moves. */
+	err = link_to_netns("nsm2", nsfd);
+	if (err || proc_net_dev_has(b.pid, "nsm2") != 1) {
+		child_fail("move nsm2 into the second netns: %s", strerror(-err));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * Moving a device into a network namespace that already has a device of
+ * its name is refused with EEXIST, the error of the name clash, and the
+ * device stays (network_namespaces(7): a device lives in one namespace;
+ * linux:96a6b93b6988 "rtnetlink: Return correct error on changing device
+ * netns", Debian 5.10.70: before it every failure was EINVAL).  Both
+ * sides: a device whose name is free there moves.
+ */
+TEST(move_into_netns_with_name_taken_eexist)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, nametaken_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
