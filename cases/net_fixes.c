@@ -157,6 +157,22 @@ static int link_del(const char *name, int nsid)
 	return nl_talk(&r);
 }
 
+/* Give device @name the alternative name @alt: 0 or -errno. */
+static int altname_add(const char *name, const char *alt)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	struct rtattr *list;
+	struct nlreq r;
+
+	if (!ifi.ifi_index)
+		return -errno;
+	nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	nl_attr(&r.h, IFLA_ALT_IFNAME, alt, strlen(alt) + 1);
+	nl_nest_end(&r.h, list);
+	return nl_talk(&r);
+}
+
 /* --- RTM_DELLINK and IFLA_TARGET_NETNSID ------------------------------------ */
 
 #define NSID_B 7
@@ -495,6 +511,86 @@ TEST(move_into_netns_with_name_taken_eexist)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, nametaken_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- an altname taken in the target netns ----------------------------------- */
+
+static int altname_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd, err, rc = 1;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* nsa1 there; here nsa0, known also as nsa1, and nsa2, also nsfree. */
+	err = veth_add("nsa0", "nsa1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsa1", nsfd)) || (err = veth_add("nsa2", "nsa3"))) {
+		child_fail("veth pairs nsa0/nsa1 (nsa1 moved) and nsa2/nsa3: %s", strerror(-err));
+		goto out;
+	}
+	err = altname_add("nsa0", "nsa1");
+	if (err == -EOPNOTSUPP) {
+		rc = ns_child_skip("alternative interface names not supported by this kernel "
+				   "(added in 5.5)");
+		goto out;
+	}
+	if (err || (err = altname_add("nsa2", "nsfree"))) {
+		child_fail("altnames nsa1 for nsa0, nsfree for nsa2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix leaves alone: an altname free there moves along. */
+	err = link_to_netns("nsa2", nsfd);
+	if (err) {
+		child_fail("move nsa2 (altname nsfree) into the second netns: %s",
+			   strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: the altname is a device's name there. */
+	err = link_to_netns("nsa0", nsfd);
+	if (err != -EEXIST) {
+		child_fail("move nsa0, altname nsa1, into a netns that has an nsa1: %s, "
+			   "expected EEXIST", err ? strerror(-err) : "success");
+		goto out;
+	}
+	if (proc_net_dev_has(0, "nsa0") != 1) {
+		child_fail("the refused move took nsa0 away");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A device's names, its alternative names too, are unique in its network
+ * namespace, so a device whose altname is taken in the target namespace
+ * cannot move there: EEXIST, and it stays (network_namespaces(7): devices
+ * belong to one namespace; linux:7663d522099e "net: check for altname
+ * conflicts when changing netdev's netns", Debian 6.1.64, no 5.10
+ * changelog lists it).  Both sides: a device whose altname is free there
+ * moves.
+ */
+TEST(move_with_altname_taken_in_target_eexist)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, altname_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "veth and alternative names", "5.5");
 	ASSERT_EQ(0, rc);
 }
 
