@@ -115,8 +115,8 @@ static int veth_add(const char *a, const char *b)
 	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
 }
 
-/* Move device @name into the netns open as @nsfd: 0 or -errno. */
-static int link_to_netns(const char *name, int nsfd)
+/* Move device @name into the netns open as @nsfd, named @rename there if set. */
+static int link_to_netns_as(const char *name, int nsfd, const char *rename)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
 	struct nlreq r;
@@ -126,7 +126,15 @@ static int link_to_netns(const char *name, int nsfd)
 		return -errno;
 	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
 	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	if (rename)
+		nl_attr(&r.h, IFLA_IFNAME, rename, strlen(rename) + 1);
 	return nl_talk(&r);
+}
+
+/* Move device @name into the netns open as @nsfd: 0 or -errno. */
+static int link_to_netns(const char *name, int nsfd)
+{
+	return link_to_netns_as(name, nsfd, NULL);
 }
 
 /* Give the netns open as @nsfd the id @nsid in the caller's netns: 0 or -errno. */
@@ -591,6 +599,116 @@ TEST(move_with_altname_taken_in_target_eexist)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, altname_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "veth and alternative names", "5.5");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- the name in the notification of a netns move -------------------------- */
+
+/*
+ * The IFLA_IFNAME of the RTM_DELLINK for @ifindex that @fd (a RTMGRP_LINK
+ * listener) got within 2 s, into @name: 0, or -ENOENT when none came.
+ */
+static int dellink_name(int fd, int ifindex, char *name, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[16384];
+
+	while (poll(&p, 1, 2000) > 0) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n <= 0)
+			break;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			struct ifinfomsg *ifi = NLMSG_DATA(h);
+			struct rtattr *a = IFLA_RTA(ifi);
+			int alen = IFLA_PAYLOAD(h);
+
+			if (h->nlmsg_type != RTM_DELLINK || ifi->ifi_index != ifindex)
+				continue;
+			for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+				if (a->rta_type == IFLA_IFNAME) {
+					snprintf(name, len, "%s", (char *)RTA_DATA(a));
+					return 0;
+				}
+		}
+	}
+	return -ENOENT;
+}
+
+static int rename_worker(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	struct ns_holder b;
+	int nsfd = -1, lfd = -1, idx, err, rc = 1;
+	char name[IFNAMSIZ] = "";
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	lfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (nsfd < 0 || lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa))) {
+		child_fail("the second netns and a link listener here: %m");
+		goto out;
+	}
+	err = veth_add("nsr0", "nsr1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	idx = if_nametoindex("nsr0");
+	if (err || !idx) {
+		child_fail("veth pair nsr0/nsr1: %s", strerror(err ? -err : errno));
+		goto out;
+	}
+	err = link_to_netns_as("nsr0", nsfd, "nsr9");
+	if (err) {
+		child_fail("move nsr0 into the second netns as nsr9: %s", strerror(-err));
+		goto out;
+	}
+	/* The side the fix leaves alone: there the device has its new name. */
+	if (proc_net_dev_has(b.pid, "nsr9") != 1) {
+		child_fail("no nsr9 in the second netns after the move");
+		goto out;
+	}
+	/* The side the fix is about: here it went by the name it had here. */
+	err = dellink_name(lfd, idx, name, sizeof(name));
+	if (err) {
+		child_fail("no RTM_DELLINK for ifindex %d here within 2 s", idx);
+		goto out;
+	}
+	if (strcmp(name, "nsr0")) {
+		child_fail("RTM_DELLINK here names the moved device \"%s\", expected \"nsr0\"",
+			   name);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (lfd >= 0)
+		close(lfd);
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A device moved to another network namespace under a new name leaves the
+ * old namespace with an RTM_DELLINK that names it as it was known there;
+ * the new name belongs to the new namespace (network_namespaces(7);
+ * linux:311cca40661f "net: fix ifname in netlink ntf during netns move",
+ * Debian 6.1.64, no 5.10 changelog lists it: the notification carried the
+ * name from the other namespace).  Both sides: there the device has its
+ * new name.
+ */
+TEST(netns_move_notification_keeps_old_name)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, rename_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
 	ASSERT_EQ(0, rc);
 }
 
