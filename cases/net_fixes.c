@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/if_link.h>
 #include <linux/net_namespace.h>
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
@@ -709,6 +710,110 @@ TEST(netns_move_notification_keeps_old_name)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, rename_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- FDB entries in a user namespace's network namespace --------------------- */
+
+/* A device @name of kind @kind (no kind data): 0, NO_VETH when the kind is missing. */
+static int link_add_kind(const char *name, const char *kind)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info;
+	struct nlreq r;
+	int err;
+
+	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+	nl_nest_end(&r.h, info);
+	err = nl_talk(&r);
+	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
+}
+
+static int link_set_master(const char *name, const char *master)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	__u32 m = if_nametoindex(master);
+	struct nlreq r;
+
+	if (!ifi.ifi_index || !m)
+		return -ENODEV;
+	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_MASTER, &m, sizeof(m));
+	return nl_talk(&r);
+}
+
+/* RTM_NEWNEIGH or RTM_DELNEIGH of a static bridge FDB entry for @mac on port @dev. */
+static int fdb_change(int type, const char *dev, const unsigned char mac[6])
+{
+	struct ndmsg nd = { .ndm_family = AF_BRIDGE, .ndm_ifindex = if_nametoindex(dev),
+			    .ndm_state = NUD_NOARP, .ndm_flags = NTF_MASTER };
+	struct nlreq r;
+
+	if (!nd.ndm_ifindex)
+		return -ENODEV;
+	nl_start(&r, type, type == RTM_NEWNEIGH ? NLM_F_CREATE | NLM_F_EXCL : 0, &nd,
+		 sizeof(nd));
+	nl_attr(&r.h, NDA_LLADDR, mac, 6);
+	return nl_talk(&r);
+}
+
+static int fdb_worker(void *arg)
+{
+	static const unsigned char mac[6] = { 0x02, 0x6e, 0x73, 0x63, 0x00, 0x01 };
+	int err;
+
+	(void)arg;
+	/* Root of a user namespace, never of the initial one: the case the fix is about. */
+	err = ns_unshare_userns_root(CLONE_NEWNET);
+	if (err) {
+		errno = -err;
+		return child_fail("user and network namespace: %m");
+	}
+	err = link_add_kind("nsbr0", "bridge");
+	if (err == NO_VETH)
+		return ns_child_skip("no bridge driver: the test needs a bridge");
+	if (!err)
+		err = veth_add("nsb0", "nsb1");
+	if (err == NO_VETH)
+		return ns_child_skip("no veth driver: the test needs a bridge port");
+	if (err || (err = link_set_master("nsb0", "nsbr0")))
+		return child_fail("bridge nsbr0 with port nsb0: %s", strerror(-err));
+	/* The side the fix leaves alone: the entry can be added. */
+	err = fdb_change(RTM_NEWNEIGH, "nsb0", mac);
+	if (err)
+		return child_fail("add a static FDB entry on nsb0: %s", strerror(-err));
+	/* The side the fix is about: and deleted. */
+	err = fdb_change(RTM_DELNEIGH, "nsb0", mac);
+	if (err)
+		return child_fail("delete the FDB entry as root of the netns' user namespace: "
+				  "%s, expected success", strerror(-err));
+	err = fdb_change(RTM_DELNEIGH, "nsb0", mac);
+	if (err != -ENOENT)
+		return child_fail("delete it again: %s, expected ENOENT (it is gone)",
+				  err ? strerror(-err) : "success");
+	return 0;
+}
+
+/*
+ * Root of the user namespace that owns a network namespace administers it
+ * (network_namespaces(7), user_namespaces(7): CAP_NET_ADMIN in the owning
+ * user namespace), bridge forwarding entries included: it adds and deletes
+ * them (linux:bf29555f5bdc "rtnetlink: Allow deleting FDB entries in user
+ * namespace", Debian 5.10.247, 6.1.158, 6.12.57 and 6.17.6: RTM_DELNEIGH
+ * wanted CAP_NET_ADMIN in the initial user namespace, EPERM).  Both sides:
+ * adding worked before.  Always in a user namespace of its own, also as
+ * real root.
+ */
+TEST(fdb_entry_deleted_by_root_of_owning_userns)
+{
+	int rc;
+
+	NS_NEED_USERNS();
+	rc = ns_run(0, fdb_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the bridge and veth drivers", "2.6.24");
 	ASSERT_EQ(0, rc);
 }
 
