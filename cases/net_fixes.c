@@ -817,4 +817,50 @@ TEST(fdb_entry_deleted_by_root_of_owning_userns)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- tcp_allowed_congestion_control in a new network namespace ------------ */
+
+#define ALLOWED_CC "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define DEFAULT_CC "/proc/sys/net/ipv4/tcp_congestion_control"
+
+static int allowed_cc_worker(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	/* The side the fix leaves alone: the namespace's own default is writable. */
+	fd = open(DEFAULT_CC, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s for writing in a new netns: %m", DEFAULT_CC);
+	close(fd);
+	/* The side the fix is about: the list of allowed algorithms, global, is not. */
+	fd = open(ALLOWED_CC, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("%s opened for writing in a new netns", ALLOWED_CC);
+	}
+	if (errno != EACCES)
+		return child_fail("open %s for writing in a new netns: %m, expected EACCES",
+				  ALLOWED_CC);
+	return 0;
+}
+
+/*
+ * The sysctls of a network namespace belong to the root of its owning user
+ * namespace (network_namespaces(7); user_namespaces(7)), but the list of
+ * congestion control algorithms non-privileged sockets may pick is global:
+ * in a network namespace other than the initial one it is read-only, and
+ * opening it for writing fails with EACCES (linux:97684f0970f6 "net: Make
+ * tcp_allowed_congestion_control readonly in non-init netns", Debian
+ * 5.10.38).  Both sides: tcp_congestion_control, per namespace, opens for
+ * writing there.
+ */
+TEST(allowed_congestion_control_readonly_in_new_netns)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, allowed_cc_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
