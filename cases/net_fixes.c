@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -860,6 +861,84 @@ TEST(allowed_congestion_control_readonly_in_new_netns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, allowed_cc_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- /proc/PID/net subdirectories after setns() ------------------------------ */
+
+#define SNMP6 "/proc/self/net/dev_snmp6"
+
+static int procnet_setns_worker(void *arg)
+{
+	struct ns_holder b;
+	struct stat st;
+	int nsfd = -1, err, rc = 1;
+
+	(void)arg;
+	if (stat(SNMP6, &st))
+		return ns_child_skip("no %s: the kernel has no IPv6", SNMP6);
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	err = veth_add("nsp0", "nsp1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs a network device");
+		goto out;
+	}
+	if (err) {
+		child_fail("veth pair nsp0/nsp1: %s", strerror(-err));
+		goto out;
+	}
+	if (stat(SNMP6 "/nsp0", &st)) {
+		child_fail("stat %s/nsp0 in the netns that has nsp0: %m", SNMP6);
+		goto out;
+	}
+	if (setns(nsfd, CLONE_NEWNET)) {
+		child_fail("setns() to the second netns: %m");
+		goto out;
+	}
+	/* The side the fix leaves alone: what the new netns has is there. */
+	if (stat(SNMP6 "/lo", &st)) {
+		child_fail("stat %s/lo after setns(): %m", SNMP6);
+		goto out;
+	}
+	/* The side the fix is about: what only the old netns had is gone. */
+	if (!stat(SNMP6 "/nsp0", &st)) {
+		child_fail("%s/nsp0 still there after setns() to a netns without nsp0", SNMP6);
+		goto out;
+	}
+	if (errno != ENOENT) {
+		child_fail("stat %s/nsp0 after setns(): %m, expected ENOENT", SNMP6);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * /proc/PID/net shows the network namespace of the process (proc(5)), its
+ * subdirectories too, right after setns() moved it: an entry only the old
+ * namespace had is gone (ENOENT), even one just looked up
+ * (linux:c6c75deda813 "proc: fix lookup in /proc/net subdirectories after
+ * setns(2)", Debian 5.10.4: the lookup cached in the subdirectory kept
+ * answering).  Both sides: /proc/self/net/dev_snmp6/lo, which the new
+ * namespace has, is there.
+ */
+TEST(proc_net_subdir_follows_setns)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, procnet_setns_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "IPv6 and veth", "2.6.24");
 	ASSERT_EQ(0, rc);
 }
 
