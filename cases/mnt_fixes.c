@@ -534,4 +534,49 @@ TEST(fsmount_of_kernel_internal_fs_einval)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- splice() from mountinfo ------------------------------------------------- */
+
+static int splice_worker(void *arg)
+{
+	char a[256], b[256];
+	int fd, p[2];
+	ssize_t n, m;
+
+	(void)arg;
+	if (pipe(p))
+		return child_fail("pipe: %m");
+	/* The side the fix leaves alone: read() gives the table. */
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /proc/self/mountinfo: %m");
+	n = read(fd, a, sizeof(a));
+	close(fd);
+	/* The side the fix is about: splice() gives the same bytes. */
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /proc/self/mountinfo: %m");
+	m = splice(fd, NULL, p[1], NULL, sizeof(b), 0);
+	close(fd);
+	if (m < 0)
+		return child_fail("splice from /proc/self/mountinfo: %m");
+	if (m != n || read(p[0], b, m) != m || memcmp(a, b, m))
+		return child_fail("splice gave %zd bytes, read() %zd, or other bytes", m, n);
+	return 0;
+}
+
+/*
+ * /proc/PID/mountinfo is a file like any other of /proc (proc(5)): splice()
+ * from it gives the bytes read() gives (fix "proc mountinfo: make splice
+ * available again", Debian 5.10.4: after the seq_file read_iter rework
+ * splice() failed with EINVAL).  Both sides: read() of the same file.
+ */
+TEST(mountinfo_can_be_spliced)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, splice_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
