@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for mount-namespace fixes that Debian's kernels ship
+ * (issue 27, item 2; the rows of fixtures/fixes.tsv whose test names this
+ * binary).  Each test gives the fixed kernel's answer for the input that
+ * tells it from the last kernel without the fix, and the same call on the
+ * input the fix leaves alone, so both sides are seen.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "userns.h"
+#include "mntcov.h"
+#include "nsnew.h"
+#include "kselftest_harness.h"
+
+#ifndef MOVE_MOUNT_SET_GROUP
+#define MOVE_MOUNT_SET_GROUP 0x00000100
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
+
+static int move_mount_paths(const char *from, const char *to, unsigned int flags)
+{
+	return syscall(__NR_move_mount, AT_FDCWD, from, AT_FDCWD, to, flags);
+}
+
+/* A bind mount of @src on a new directory @path with propagation @prop (MS_SHARED, ...). */
+static int bind_with(const char *src, const char *path, unsigned long prop)
+{
+	int err;
+
+	if (mkdir(path, 0755))
+		return child_fail("mkdir %s: %m", path);
+	if (mount(src, path, NULL, MS_BIND, NULL))
+		return child_fail("bind %s on %s: %m", src, path);
+	err = mnt_set_propagation(path, prop);
+	if (err) {
+		errno = -err;
+		return child_fail("propagation %#lx on %s: %m", prop, path);
+	}
+	return 0;
+}
+
+/* --- MOVE_MOUNT_SET_GROUP ------------------------------------------------- */
+
+static int set_group_worker(void *arg)
+{
+	struct mnt_info a, b, c;
+	int err;
+
+	(void)arg;
+	/* The group's source and two targets: one superblock, as the call needs. */
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/a", 0755))
+		return child_fail("mkdir /tmp/a: %m");
+	err = mnt_tmpfs("/tmp/a", 0);
+	if (err)
+		return child_fail("tmpfs on /tmp/a: %s", strerror(-err));
+	if (bind_with("/tmp/a", "/tmp/b", MS_UNBINDABLE) ||
+	    bind_with("/tmp/a", "/tmp/c", MS_PRIVATE))
+		return 1;
+	err = mnt_set_propagation("/tmp/a", MS_SHARED);
+	if (err)
+		return child_fail("make /tmp/a shared: %s", strerror(-err));
+	/*
+	 * The probe: a known flag gets as far as the lookup of a missing
+	 * source (ENOENT), an unknown one is EINVAL before it.
+	 */
+	if (!move_mount_paths("/tmp/nsconform-missing", "/tmp/c", MOVE_MOUNT_SET_GROUP))
+		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path succeeded");
+	if (errno == EINVAL || errno == ENOSYS)
+		return ns_child_skip("move_mount(MOVE_MOUNT_SET_GROUP) not supported "
+				     "by this kernel (added in 5.15)");
+	if (errno != ENOENT)
+		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path: %m, expected ENOENT");
+	/* The input the fix leaves alone: a private target joins the group. */
+	if (move_mount_paths("/tmp/a", "/tmp/c", MOVE_MOUNT_SET_GROUP))
+		return child_fail("MOVE_MOUNT_SET_GROUP onto a private mount: %m");
+	a = mntcov_info(0, "/tmp/a");
+	c = mntcov_info(0, "/tmp/c");
+	if (a.shared <= 0 || c.shared != a.shared)
+		return child_fail("private target not in the source's peer group: shared:%d "
+				  "and shared:%d", a.shared, c.shared);
+	/* The input the fix refuses: an unbindable target. */
+	if (!move_mount_paths("/tmp/a", "/tmp/b", MOVE_MOUNT_SET_GROUP)) {
+		b = mntcov_info(0, "/tmp/b");
+		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount succeeded "
+				  "(now shared:%d, unbindable %d)", b.shared, b.unbindable);
+	}
+	if (errno != EINVAL)
+		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount: %m, "
+				  "expected EINVAL");
+	b = mntcov_info(0, "/tmp/b");
+	if (!b.unbindable || b.shared || b.master)
+		return child_fail("the refused target changed: unbindable %d shared:%d "
+				  "master:%d", b.unbindable, b.shared, b.master);
+	return 0;
+}
+
+/*
+ * move_mount(MOVE_MOUNT_SET_GROUP) sets sharing groups only on private
+ * mounts (linux:9ffb14ef61ba "move_mount: allow to add a mount into an
+ * existing group", do_set_group()): a private target joins the source's
+ * peer group, an unbindable one is refused with EINVAL and stays
+ * unbindable (fix "mount: refuse MOVE_MOUNT_SET_GROUP on an unbindable
+ * mount", Debian 7.2.11: before it the unbindable mount silently became
+ * shared, as the upstream selftests' move_mount_set_group case finds).
+ */
+TEST(set_group_onto_unbindable_mount_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, set_group_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_SET_GROUP)", "5.15");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- open_tree_attr() and idmappings --------------------------------------- */
+
+static int open_tree_attr(int dfd, const char *path, unsigned int flags,
+			  struct mntcov_attr *attr)
+{
+	return syscall(__NR_open_tree_attr, dfd, path, flags, attr, attr ? sizeof(*attr) : 0);
+}
+
+static int otattr_worker(void *arg)
+{
+	struct userns_holder u1 = { .pid = -1 }, u2 = { .pid = -1 };
+	struct mntcov_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
+	int fd1 = -1, fd2 = -1, tree = -1, copy = -1, rc = 1, err;
+
+	(void)arg;
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/src", 0777))
+		return child_fail("mkdir /tmp/src: %m");
+	tree = open_tree_attr(AT_FDCWD, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, NULL);
+	if (tree < 0) {
+		if (errno == ENOSYS)
+			return ns_child_skip("open_tree_attr() not supported by this kernel "
+					     "(added in 6.15)");
+		return child_fail("open_tree_attr(OPEN_TREE_CLONE) without attributes: %m");
+	}
+	if (userns_hold(&u1, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n") ||
+	    userns_hold(&u2, CLONE_NEWUSER, "5 0 1\n", "5 0 1\n")) {
+		child_fail("two user namespaces to map with");
+		goto out;
+	}
+	fd1 = ns_open(u1.pid, "user");
+	fd2 = ns_open(u2.pid, "user");
+	if (fd1 < 0 || fd2 < 0) {
+		child_fail("open the user namespaces: %s", strerror(-(fd1 < 0 ? fd1 : fd2)));
+		goto out;
+	}
+	a.userns_fd = fd1;
+	if (mntcov_setattr(tree, "", AT_EMPTY_PATH, &a)) {
+		child_fail("MOUNT_ATTR_IDMAP on a detached tmpfs tree: %m");
+		goto out;
+	}
+	a.userns_fd = fd2;
+	/* The input the fix leaves alone: a clone may take a new idmapping. */
+	copy = open_tree_attr(tree, "", AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, &a);
+	if (copy < 0) {
+		child_fail("open_tree_attr(OPEN_TREE_CLONE) with a new idmapping: %m");
+		goto out;
+	}
+	/* The input the fix refuses: the same change on the mount itself. */
+	err = open_tree_attr(tree, "", AT_EMPTY_PATH | OPEN_TREE_CLOEXEC, &a);
+	if (err >= 0) {
+		close(err);
+		child_fail("open_tree_attr() without OPEN_TREE_CLONE changed the idmapping "
+			   "of an idmapped mount");
+		goto out;
+	}
+	if (errno != EPERM) {
+		child_fail("open_tree_attr() without OPEN_TREE_CLONE on an idmapped mount: %m, "
+			   "expected EPERM");
+		goto out;
+	}
+	/* As mount_setattr() refuses it. */
+	if (!mntcov_setattr(tree, "", AT_EMPTY_PATH, &a) || errno != EPERM) {
+		child_fail("mount_setattr() changing an idmapping: %m, expected EPERM");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (copy >= 0)
+		close(copy);
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+	if (u1.pid > 0)
+		userns_release(&u1);
+	if (u2.pid > 0)
+		userns_release(&u2);
+	close(tree);
+	return rc;
+}
+
+/*
+ * The idmapping of an idmapped mount cannot be changed (mount_setattr(2)
+ * ERRORS: EPERM "An already idmapped mount was supposed to be idmapped");
+ * open_tree_attr() may give a new one only to the copy OPEN_TREE_CLONE
+ * makes, and without that flag is refused with EPERM like mount_setattr()
+ * (fix "open_tree_attr: do not allow id-mapping changes without
+ * OPEN_TREE_CLONE", Debian 6.16.5: before it the detached mount itself
+ * took the new idmapping).  Unprivileged: a tmpfs of the test's own user
+ * namespace, idmapped to two namespaces it made.
+ */
+TEST(open_tree_attr_idmap_needs_clone)
+{
+	int rc;
+
+	NS_NEED_UNPRIV_USERNS();
+	rc = ns_run(0, otattr_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree_attr()", "6.15");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- listmount() cursor ---------------------------------------------------- */
+
+#define LM_MAX 512
+
+static int listmount_worker(void *arg)
+{
+	uint64_t ids[LM_MAX], last;
+	long n, after_last, after_max;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX);
+	if (n <= 0 || n >= LM_MAX)
+		return child_fail("listmount from the start: %ld (%s), expected 1..%d mounts", n,
+				  n < 0 ? strerror(-n) : "", LM_MAX - 1);
+	last = ids[n - 1];
+	/* The input the fix leaves alone: nothing comes after the largest id listed. */
+	after_last = nsnew_listmount(NSNEW_LSMT_ROOT, 0, last, ids, LM_MAX);
+	if (after_last != 0)
+		return child_fail("listmount after the largest id %llu: %ld, expected 0",
+				  (unsigned long long)last, after_last);
+	/* The input the fix is about: the cursor U64_MAX. */
+	after_max = nsnew_listmount(NSNEW_LSMT_ROOT, 0, UINT64_MAX, ids, LM_MAX);
+	if (after_max != 0)
+		return child_fail("listmount after id U64_MAX: %ld%s%s, expected 0 (the %ld "
+				  "mounts from the start: the cursor wrapped around)", after_max,
+				  after_max < 0 ? " " : "",
+				  after_max < 0 ? strerror(-after_max) : "", n);
+	return 0;
+}
+
+/*
+ * listmount() lists the mounts whose ids come after the cursor (param, the
+ * last id of the previous call; listmount(2)); after U64_MAX, the largest
+ * id there is, nothing comes.  The cursor used to wrap around to 0 and
+ * list every mount again, so that a caller paging with the last id it got
+ * could loop (fix "listmount: don't wrap around with a U64_MAX cursor",
+ * Debian 6.12.117 and 7.3.4).  Both sides: after the largest id listed, 0.
+ */
+TEST(listmount_after_u64_max_lists_nothing)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, listmount_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- statmount() outside the caller's root ---------------------------------- */
+
+/* The unique id of the mount at @point in our namespace, or 0. */
+static uint64_t mount_id_at(const char *point)
+{
+	static struct nsnew_statmount sm;
+	uint64_t ids[LM_MAX];
+	long n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX), found = 0;
+
+	for (long i = 0; i < n; i++)
+		if (!nsnew_statmount(ids[i], 0, NSNEW_STATMOUNT_MNT_POINT, &sm) &&
+		    !strcmp(sm.str + sm.mnt_point, point))
+			found = i + 1;	/* the topmost is listed last */
+	return found ? ids[found - 1] : 0;
+}
+
+static int statmount_worker(void *arg)
+{
+	static struct nsnew_statmount sm;
+	uint64_t outside, inside;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/jail", 0755))
+		return child_fail("mkdir /tmp/jail: %m");
+	err = mnt_tmpfs("/tmp/jail", 0);
+	if (err)
+		return child_fail("tmpfs on /tmp/jail: %s", strerror(-err));
+	outside = mount_id_at("/tmp");
+	inside = mount_id_at("/tmp/jail");
+	if (!outside || !inside)
+		return child_fail("no mount id for /tmp (%llu) or /tmp/jail (%llu)",
+				  (unsigned long long)outside, (unsigned long long)inside);
+	if (chroot("/tmp/jail") || chdir("/"))
+		return child_fail("chroot into /tmp/jail: %m");
+	if (ns_caps_drop_all())
+		return child_fail("drop every capability");
+	/* The input the fix leaves alone: a mount below the root answers. */
+	err = nsnew_statmount(inside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	if (err)
+		return child_fail("statmount of the mount that is our root: %s", strerror(-err));
+	/* The input the fix is about: one we cannot reach, without CAP_SYS_ADMIN. */
+	err = nsnew_statmount(outside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	if (err != -EPERM)
+		return child_fail("statmount of a mount outside our root without CAP_SYS_ADMIN: "
+				  "%s, expected EPERM", err ? strerror(-err) : "success");
+	return 0;
+}
+
+/*
+ * statmount() of a mount the caller cannot reach from its root, without
+ * CAP_SYS_ADMIN in the mount namespace's user namespace, is refused with
+ * EPERM (statmount(2), ERRORS); the mount exists, so ENOENT, which kernels
+ * before the fix returned, is wrong (linux:fccbe38a5d06 "statmount: permission check
+ * should return EPERM", Debian 6.12.85).  Both sides: the mount that is
+ * the caller's root answers.
+ */
+TEST(statmount_outside_root_without_cap_eperm)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, statmount_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- open_tree() of an unmounted mount ---------------------------------------- */
+
+static int unmounted_worker(void *arg)
+{
+	int fd = -1, copy, rc = 1;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/nsfile") ||
+	    mount("/proc/self/ns/net", "/tmp/nsfile", NULL, MS_BIND, NULL))
+		return child_fail("bind /proc/self/ns/net on /tmp/nsfile: %m");
+	fd = open("/tmp/nsfile", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /tmp/nsfile O_PATH: %m");
+	if (umount2("/tmp/nsfile", MNT_DETACH)) {
+		child_fail("umount2 /tmp/nsfile MNT_DETACH: %m");
+		goto out;
+	}
+	/* The input the fix leaves alone: a clone of the ns file's mount alone. */
+	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (copy < 0) {
+		if (errno == ENOSYS)
+			rc = ns_child_skip("open_tree() not supported by this kernel (added in 5.2)");
+		else
+			child_fail("open_tree(OPEN_TREE_CLONE) of an unmounted ns-file mount: %m");
+		goto out;
+	}
+	close(copy);
+	/* The input the fix is about: a recursive copy of the unmounted tree. */
+	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+				AT_RECURSIVE);
+	if (copy >= 0) {
+		close(copy);
+		child_fail("open_tree(OPEN_TREE_CLONE | AT_RECURSIVE) copied an unmounted tree");
+		goto out;
+	}
+	if (errno != EINVAL) {
+		child_fail("open_tree(OPEN_TREE_CLONE | AT_RECURSIVE) of an unmounted tree: %m, "
+			   "expected EINVAL");
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+/*
+ * A mount that has been unmounted is in no mount namespace, and a
+ * recursive copy of it is refused with EINVAL (open_tree(2), ERRORS:
+ * EINVAL for a mount outside the caller's namespace; fix "namespace: don't
+ * copy an unmounted mount tree", Debian 6.1.192, 6.12.113 and 7.2.11:
+ * through the exception for namespace files, copy_tree() walked the
+ * unmounted tree).  Both sides: the non-recursive clone of the same
+ * namespace-file mount, which the exception exists for, still works.
+ */
+TEST(recursive_clone_of_unmounted_ns_file_mount_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, unmounted_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree()", "5.2");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- statmount() strings not asked for ------------------------------------- */
+
+static int unset_strings_worker(void *arg)
+{
+	static struct nsnew_statmount sm;
+	uint64_t id;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	id = mount_id_at("/tmp");
+	if (!id)
+		return child_fail("no mount id for /tmp");
+	err = nsnew_statmount(id, 0, NSNEW_STATMOUNT_FS_TYPE, &sm);
+	if (err)
+		return child_fail("statmount(STATMOUNT_FS_TYPE) of /tmp: %s", strerror(-err));
+	/* The side the fix leaves alone: the string asked for. */
+	if (!(sm.mask & NSNEW_STATMOUNT_FS_TYPE) || strcmp(sm.str + sm.fs_type, "tmpfs"))
+		return child_fail("fs_type of /tmp: mask %#llx, \"%s\", expected \"tmpfs\"",
+				  (unsigned long long)sm.mask, sm.str + sm.fs_type);
+	/* The side the fix is about: the strings not asked for are empty. */
+	if (sm.mask & NSNEW_STATMOUNT_MNT_POINT)
+		return child_fail("mnt_point set in the mask without being asked for");
+	if (sm.str[sm.mnt_point] || sm.str[sm.mnt_root])
+		return child_fail("strings not asked for: mnt_point \"%s\", mnt_root \"%s\", "
+				  "expected empty", sm.str + sm.mnt_point, sm.str + sm.mnt_root);
+	return 0;
+}
+
+/*
+ * The offset of a string statmount() was not asked for is 0 and names an
+ * empty string, as unset numbers are 0 (statmount(2): a field is valid
+ * only when its flag is in mask; linux:e52e97f09fb6 "statmount: let unset
+ * strings be empty", Debian 6.12.15: before it offset 0 was the first
+ * string returned, so a caller that skipped the mask read the file system
+ * type as the mount point).  Both sides: the string asked for is right.
+ */
+TEST(statmount_strings_not_asked_for_are_empty)
+{
+	int rc;
+
+	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, unset_strings_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- fsmount() of a kernel-internal file system ----------------------------- */
+
+#define FSCONFIG_CMD_CREATE_NR	6
+#define FSMOUNT_CLOEXEC_FLAG	1
+
+static int nouser_worker(void *arg)
+{
+	int fs, mnt;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/x", 0755))
+		return child_fail("mkdir /tmp/x: %m");
+	/* The side the fix leaves alone: mount(2) refuses pipefs. */
+	if (!mount("nsconform", "/tmp/x", "pipefs", 0, NULL))
+		return child_fail("mount(2) of pipefs succeeded");
+	if (errno != EINVAL)
+		return child_fail("mount(2) of pipefs: %m, expected EINVAL");
+	fs = nsnew_fsopen("pipefs", 0);
+	if (fs < 0) {
+		if (errno == ENOSYS)
+			return ns_child_skip("fsopen() not supported by this kernel (added in 5.2)");
+		return child_fail("fsopen(\"pipefs\"): %m");
+	}
+	if (nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_NR, NULL, NULL, 0)) {
+		close(fs);
+		return child_fail("FSCONFIG_CMD_CREATE for pipefs: %m");
+	}
+	/* The side the fix is about: fsmount() refuses it too. */
+	mnt = nsnew_fsmount(fs, FSMOUNT_CLOEXEC_FLAG, 0);
+	close(fs);
+	if (mnt >= 0) {
+		close(mnt);
+		return child_fail("fsmount() gave a mount of pipefs, a kernel-internal file "
+				  "system mount(2) refuses");
+	}
+	if (errno != EINVAL)
+		return child_fail("fsmount() of pipefs: %m, expected EINVAL");
+	return 0;
+}
+
+/*
+ * A kernel-internal file system (SB_NOUSER: pipefs, sockfs) cannot be
+ * mounted: mount(2) refuses it with EINVAL and fsmount(2) does the same
+ * (fix "mount: honour SB_NOUSER in the new mount API", Debian 6.1.187 and
+ * 6.12.105: before it fsmount() returned a mount of pipefs, which
+ * move_mount() could attach).  Both sides: mount(2) refuses pipefs.  Real
+ * root only: creating a pipefs superblock needs CAP_SYS_ADMIN in the
+ * initial user namespace.
+ */
+TEST(fsmount_of_kernel_internal_fs_einval)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	rc = ns_run(CLONE_NEWNS, nouser_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "fsopen()", "5.2");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- splice() from mountinfo ------------------------------------------------- */
+
+static int splice_worker(void *arg)
+{
+	char a[256], b[256];
+	int fd, p[2];
+	ssize_t n, m;
+
+	(void)arg;
+	if (pipe(p))
+		return child_fail("pipe: %m");
+	/* The side the fix leaves alone: read() gives the table. */
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /proc/self/mountinfo: %m");
+	n = read(fd, a, sizeof(a));
+	close(fd);
+	/* The side the fix is about: splice() gives the same bytes. */
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /proc/self/mountinfo: %m");
+	m = splice(fd, NULL, p[1], NULL, sizeof(b), 0);
+	close(fd);
+	if (m < 0)
+		return child_fail("splice from /proc/self/mountinfo: %m");
+	if (m != n || read(p[0], b, m) != m || memcmp(a, b, m))
+		return child_fail("splice gave %zd bytes, read() %zd, or other bytes", m, n);
+	return 0;
+}
+
+/*
+ * /proc/PID/mountinfo is a file like any other of /proc (proc(5)): splice()
+ * from it gives the bytes read() gives (fix "proc mountinfo: make splice
+ * available again", Debian 5.10.4: after the seq_file read_iter rework
+ * splice() failed with EINVAL).  Both sides: read() of the same file.
+ */
+TEST(mountinfo_can_be_spliced)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, splice_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN

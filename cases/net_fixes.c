@@ -1,0 +1,945 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for network-namespace fixes that Debian's kernels ship
+ * (issue 27, item 2; the rows of fixtures/fixes.tsv whose test names this
+ * binary).  Each test gives the fixed kernel's answer for the input that
+ * tells it from the last kernel without the fix, and the answer for an
+ * input the fix leaves alone, so both sides are seen.  Plain rtnetlink
+ * sockets, so the binary needs no library beyond the fixtures.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_link.h>
+#include <linux/net_namespace.h>
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "netns.h"
+#include "mntns.h"
+#include "kselftest_harness.h"
+
+/* veth_add()'s answer when the kernel has no veth driver. */
+#define NO_VETH 1000
+
+struct nlreq {
+	union {
+		struct nlmsghdr h;
+		char buf[1024];
+	};
+};
+
+static void *nl_tail(struct nlmsghdr *h)
+{
+	return (char *)h + NLMSG_ALIGN(h->nlmsg_len);
+}
+
+static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
+{
+	struct rtattr *a = nl_tail(h);
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
+{
+	nest->rta_len = (char *)nl_tail(h) - (char *)nest;
+}
+
+static void nl_start(struct nlreq *r, int type, int flags, const void *hdr, int len)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_LENGTH(len);
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	memcpy(NLMSG_DATA(&r->h), hdr, len);
+}
+
+/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
+static int nl_talk(struct nlreq *r)
+{
+	char buf[4096];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	err = n < 0 ? -errno : -EPROTO;
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	close(fd);
+	return err;
+}
+
+/* A veth pair @a and @b in the caller's netns: 0, NO_VETH or -errno. */
+static int veth_add(const char *a, const char *b)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info, *data, *peer;
+	struct nlreq r;
+	int err;
+
+	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, a, strlen(a) + 1);
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, "veth", 5);
+	data = nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
+	peer = nl_attr(&r.h, VETH_INFO_PEER, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, b, strlen(b) + 1);
+	nl_nest_end(&r.h, peer);
+	nl_nest_end(&r.h, data);
+	nl_nest_end(&r.h, info);
+	err = nl_talk(&r);
+	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
+}
+
+/* Move device @name into the netns open as @nsfd, named @rename there if set. */
+static int link_to_netns_as(const char *name, int nsfd, const char *rename)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	struct nlreq r;
+	__u32 fd = nsfd;
+
+	if (!ifi.ifi_index)
+		return -errno;
+	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	if (rename)
+		nl_attr(&r.h, IFLA_IFNAME, rename, strlen(rename) + 1);
+	return nl_talk(&r);
+}
+
+/* Move device @name into the netns open as @nsfd: 0 or -errno. */
+static int link_to_netns(const char *name, int nsfd)
+{
+	return link_to_netns_as(name, nsfd, NULL);
+}
+
+/* Give the netns open as @nsfd the id @nsid in the caller's netns: 0 or -errno. */
+static int nsid_assign(int nsfd, int nsid)
+{
+	struct rtgenmsg g = { .rtgen_family = AF_UNSPEC };
+	struct nlreq r;
+	__u32 fd = nsfd;
+	__s32 id = nsid;
+
+	nl_start(&r, RTM_NEWNSID, 0, &g, sizeof(g));
+	nl_attr(&r.h, NETNSA_FD, &fd, sizeof(fd));
+	nl_attr(&r.h, NETNSA_NSID, &id, sizeof(id));
+	return nl_talk(&r);
+}
+
+/* RTM_DELLINK of @name, in the netns with id @nsid when it is >= 0: 0 or -errno. */
+static int link_del(const char *name, int nsid)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nlreq r;
+	__s32 id = nsid;
+
+	nl_start(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	if (nsid >= 0)
+		nl_attr(&r.h, IFLA_TARGET_NETNSID, &id, sizeof(id));
+	return nl_talk(&r);
+}
+
+/* Give device @name the alternative name @alt: 0 or -errno. */
+static int altname_add(const char *name, const char *alt)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	struct rtattr *list;
+	struct nlreq r;
+
+	if (!ifi.ifi_index)
+		return -errno;
+	nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	nl_attr(&r.h, IFLA_ALT_IFNAME, alt, strlen(alt) + 1);
+	nl_nest_end(&r.h, list);
+	return nl_talk(&r);
+}
+
+/* --- RTM_DELLINK and IFLA_TARGET_NETNSID ------------------------------------ */
+
+#define NSID_B 7
+
+static int dellink_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd = -1, err, rc = 1;
+	int here, there;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* Before any device links the two: that would give it an id of its own. */
+	err = nsid_assign(nsfd, NSID_B);
+	if (err) {
+		child_fail("RTM_NEWNSID %d for the second netns: %s", NSID_B, strerror(-err));
+		goto out;
+	}
+	/* "nsc1" in both namespaces: a pair moved there, a new pair here. */
+	err = veth_add("nsc0", "nsc1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs two network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsc1", nsfd)) || (err = veth_add("nsc1", "nsc2"))) {
+		child_fail("veth pairs nsc0/nsc1 (nsc1 moved) and nsc1/nsc2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: a name and IFLA_TARGET_NETNSID. */
+	err = link_del("nsc1", NSID_B);
+	if (err) {
+		child_fail("RTM_DELLINK nsc1 with IFLA_TARGET_NETNSID %d: %s", NSID_B,
+			   strerror(-err));
+		goto out;
+	}
+	here = proc_net_dev_has(0, "nsc1");
+	there = proc_net_dev_has(b.pid, "nsc1");
+	if (here != 1 || there != 0) {
+		child_fail("after RTM_DELLINK nsc1 in netns id %d: nsc1 %s here and %s there, "
+			   "expected only here", NSID_B, here == 1 ? "present" : "gone",
+			   there == 1 ? "present" : "gone");
+		goto out;
+	}
+	/* The input the fix leaves alone: the name alone names ours. */
+	err = link_del("nsc1", -1);
+	if (err || proc_net_dev_has(0, "nsc1") != 0) {
+		child_fail("RTM_DELLINK nsc1 without a target: %s, nsc1 %s here",
+			   strerror(-err), proc_net_dev_has(0, "nsc1") ? "still" : "not");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * RTM_DELLINK with IFLA_TARGET_NETNSID deletes the device of that name in
+ * the network namespace the id names, as it does for an ifindex
+ * (linux:9415d375d852 "rtnetlink: Don't ignore IFLA_TARGET_NETNSID when
+ * ifname is specified in rtnl_dellink()": since linux:cc6090e985d7, 5.5,
+ * the name was looked up in the caller's namespace and the caller's device
+ * of that name went; Debian 6.1.106, no 5.10 changelog lists it).  Both
+ * sides: without the attribute the same name deletes the caller's device.
+ */
+TEST(dellink_by_name_honours_target_netnsid)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, dellink_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- the nsid of broadcast notifications ------------------------------------ */
+
+#define NSID_A 5
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+/* A link-event listener with NETLINK_LISTEN_ALL_NSID in the caller's netns, or -errno. */
+static int all_nsid_listener(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	int one = 1, err;
+
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_LISTEN_ALL_NSID, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * Read what @fd got within @ms: the number of messages, *with_nsid of them
+ * carrying a NETLINK_LISTEN_ALL_NSID cmsg, the last such id in *nsid.
+ */
+static int drain(int fd, int ms, int *with_nsid, int *nsid)
+{
+	char buf[8192], cbuf[CMSG_SPACE(sizeof(int)) * 4];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = 0;
+
+	*with_nsid = 0;
+	while (poll(&p, 1, ms) > 0) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *c;
+
+		if (recvmsg(fd, &m, 0) < 0)
+			break;
+		n++;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_NETLINK && c->cmsg_type == NETLINK_LISTEN_ALL_NSID) {
+				(*with_nsid)++;
+				memcpy(nsid, CMSG_DATA(c), sizeof(int));
+			}
+		ms = 100;	/* the rest of one event's messages come at once */
+	}
+	return n;
+}
+
+static int nsid_worker(void *arg)
+{
+	struct ns_holder b;
+	int afd = -1, bfd = -1, here = -1, here2 = -1, there = -1, rc = 1, err;
+	int n_here, n_there, nsid_here, nsid_there, id_here = 0, id_there = 0, n2, nsid2, id2;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	afd = ns_open(0, "net");
+	bfd = ns_open(b.pid, "net");
+	if (afd < 0 || bfd < 0) {
+		child_fail("open the network namespaces");
+		goto out;
+	}
+	/*
+	 * Local listeners bound before and after the other netns' one: one of
+	 * them is delivered to after it, whatever the order of delivery.
+	 */
+	here = all_nsid_listener();
+	if (here < 0 || setns(bfd, CLONE_NEWNET)) {
+		child_fail("a listener here, then setns() to the second netns: %m");
+		goto out;
+	}
+	there = all_nsid_listener();
+	err = nsid_assign(afd, NSID_A);		/* in the second netns: our netns is NSID_A */
+	if (setns(afd, CLONE_NEWNET))
+		_exit(child_fail("setns() back to our netns: %m"));	/* not in our ns: stop */
+	if (there < 0 || err) {
+		child_fail("a listener in the second netns (%s), id %d for ours there (%s)",
+			   strerror(there < 0 ? -there : 0), NSID_A, strerror(-err));
+		goto out;
+	}
+	here2 = all_nsid_listener();
+	if (here2 < 0) {
+		child_fail("a second listener here: %s", strerror(-here2));
+		goto out;
+	}
+	err = netns_lo_up();
+	if (err) {
+		child_fail("set lo up: %s", strerror(-err));
+		goto out;
+	}
+	n_there = drain(there, 2000, &nsid_there, &id_there);
+	n_here = drain(here, 2000, &nsid_here, &id_here);
+	n2 = drain(here2, 2000, &nsid2, &id2);
+	if (nsid2)
+		id_here = id2;
+	n_here += n2;
+	nsid_here += nsid2;
+	/* The side the fix leaves alone: a listener elsewhere learns the source's id. */
+	if (n_there < 1 || nsid_there != n_there || id_there != NSID_A) {
+		child_fail("the other netns' listener: %d messages, %d with an nsid (last %d), "
+			   "expected all with %d", n_there, nsid_there, id_there, NSID_A);
+		goto out;
+	}
+	/* The side the fix is about: a local notification carries no nsid. */
+	if (n_here < 1 || nsid_here) {
+		child_fail("the local listener: %d messages, %d with an nsid (last %d), "
+			   "expected none with one", n_here, nsid_here, id_here);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (here >= 0)
+		close(here);
+	if (here2 >= 0)
+		close(here2);
+	if (there >= 0)
+		close(there);
+	if (afd >= 0)
+		close(afd);
+	if (bfd >= 0)
+		close(bfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A NETLINK_LISTEN_ALL_NSID listener learns where a notification came from
+ * by a NETLINK_LISTEN_ALL_NSID control message holding the id of the
+ * source netns, and a notification of its own netns carries none
+ * (linux:59324cf35aba "netlink: allow to listen "all" netns"; fix
+ * "net: netlink: don't set nsid on local notifications", Debian 5.10.259,
+ * 6.1.176 and 6.12.94: the id given to an earlier listener elsewhere
+ * stayed on the message).  Both sides: the listener in the other netns
+ * gets the id that netns has for ours.
+ */
+TEST(local_notification_carries_no_nsid)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, nsid_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- mounts on /proc/PID/net entries ---------------------------------------- */
+
+static int procnet_worker(void *arg)
+{
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/f"))
+		return child_fail("create /tmp/f: %m");
+	/* The input the fix leaves alone: a file of /proc outside /proc/PID/net. */
+	if (mount("/tmp/f", "/proc/meminfo", NULL, MS_BIND, NULL))
+		return child_fail("bind /tmp/f on /proc/meminfo: %m");
+	/* The input the fix is about: an entry the netns of the reader decides. */
+	if (!mount("/tmp/f", "/proc/self/net/dev", NULL, MS_BIND, NULL))
+		return child_fail("bind /tmp/f on /proc/self/net/dev succeeded");
+	if (errno != ENOENT)
+		return child_fail("bind /tmp/f on /proc/self/net/dev: %m, expected ENOENT");
+	return 0;
+}
+
+/*
+ * The entries below /proc/PID/net are looked up anew for the reader's
+ * network namespace (proc(5): /proc/PID/net shows the namespace of the
+ * process), so none of them can be a mountpoint: a mount on one is refused
+ * with ENOENT, as on /proc/PID/map_files entries (fix "proc: don't let an
+ * entry below /proc/<pid>/net be a mountpoint", Debian 7.3.4: before it a
+ * bind mount landed on a dentry the next lookup replaces).  Both sides: a
+ * bind mount on /proc/meminfo works.
+ */
+TEST(mount_on_proc_pid_net_entry_enoent)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, procnet_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- moving a device into a netns with its name taken ----------------------- */
+
+static int nametaken_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd, err, rc = 1;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* nsm1 there (a pair moved over), then nsm1 and nsm2 here. */
+	err = veth_add("nsm0", "nsm1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsm1", nsfd)) || (err = veth_add("nsm1", "nsm2"))) {
+		child_fail("veth pairs nsm0/nsm1 (nsm1 moved) and nsm1/nsm2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: the name is taken there. */
+	err = link_to_netns("nsm1", nsfd);
+	if (err != -EEXIST) {
+		child_fail("move nsm1 into a netns that has an nsm1: %s, expected EEXIST",
+			   err ? strerror(-err) : "success");
+		goto out;
+	}
+	if (proc_net_dev_has(0, "nsm1") != 1) {
+		child_fail("the refused move took nsm1 away");
+		goto out;
+	}
+	/* The input the fix leaves alone: a free name moves. */
+	err = link_to_netns("nsm2", nsfd);
+	if (err || proc_net_dev_has(b.pid, "nsm2") != 1) {
+		child_fail("move nsm2 into the second netns: %s", strerror(-err));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * Moving a device into a network namespace that already has a device of
+ * its name is refused with EEXIST, the error of the name clash, and the
+ * device stays (network_namespaces(7): a device lives in one namespace;
+ * linux:96a6b93b6988 "rtnetlink: Return correct error on changing device
+ * netns", Debian 5.10.70: before it every failure was EINVAL).  Both
+ * sides: a device whose name is free there moves.
+ */
+TEST(move_into_netns_with_name_taken_eexist)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, nametaken_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- an altname taken in the target netns ----------------------------------- */
+
+static int altname_worker(void *arg)
+{
+	struct ns_holder b;
+	int nsfd, err, rc = 1;
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	/* nsa1 there; here nsa0, known also as nsa1, and nsa2, also nsfree. */
+	err = veth_add("nsa0", "nsa1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	if (err || (err = link_to_netns("nsa1", nsfd)) || (err = veth_add("nsa2", "nsa3"))) {
+		child_fail("veth pairs nsa0/nsa1 (nsa1 moved) and nsa2/nsa3: %s", strerror(-err));
+		goto out;
+	}
+	err = altname_add("nsa0", "nsa1");
+	if (err == -EOPNOTSUPP) {
+		rc = ns_child_skip("alternative interface names not supported by this kernel "
+				   "(added in 5.5)");
+		goto out;
+	}
+	if (err || (err = altname_add("nsa2", "nsfree"))) {
+		child_fail("altnames nsa1 for nsa0, nsfree for nsa2: %s", strerror(-err));
+		goto out;
+	}
+	/* The input the fix leaves alone: an altname free there moves along. */
+	err = link_to_netns("nsa2", nsfd);
+	if (err) {
+		child_fail("move nsa2 (altname nsfree) into the second netns: %s",
+			   strerror(-err));
+		goto out;
+	}
+	/* The input the fix is about: the altname is a device's name there. */
+	err = link_to_netns("nsa0", nsfd);
+	if (err != -EEXIST) {
+		child_fail("move nsa0, altname nsa1, into a netns that has an nsa1: %s, "
+			   "expected EEXIST", err ? strerror(-err) : "success");
+		goto out;
+	}
+	if (proc_net_dev_has(0, "nsa0") != 1) {
+		child_fail("the refused move took nsa0 away");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A device's names, its alternative names too, are unique in its network
+ * namespace, so a device whose altname is taken in the target namespace
+ * cannot move there: EEXIST, and it stays (network_namespaces(7): devices
+ * belong to one namespace; linux:7663d522099e "net: check for altname
+ * conflicts when changing netdev's netns", Debian 6.1.64, no 5.10
+ * changelog lists it).  Both sides: a device whose altname is free there
+ * moves.
+ */
+TEST(move_with_altname_taken_in_target_eexist)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, altname_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "veth and alternative names", "5.5");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- the name in the notification of a netns move -------------------------- */
+
+/*
+ * The IFLA_IFNAME of the RTM_DELLINK for @ifindex that @fd (a RTMGRP_LINK
+ * listener) got within 2 s, into @name: 0, or -ENOENT when none came.
+ */
+static int dellink_name(int fd, int ifindex, char *name, size_t len)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[16384];
+
+	while (poll(&p, 1, 2000) > 0) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n <= 0)
+			break;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			struct ifinfomsg *ifi = NLMSG_DATA(h);
+			struct rtattr *a = IFLA_RTA(ifi);
+			int alen = IFLA_PAYLOAD(h);
+
+			if (h->nlmsg_type != RTM_DELLINK || ifi->ifi_index != ifindex)
+				continue;
+			for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+				if (a->rta_type == IFLA_IFNAME) {
+					snprintf(name, len, "%s", (char *)RTA_DATA(a));
+					return 0;
+				}
+		}
+	}
+	return -ENOENT;
+}
+
+static int rename_worker(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	struct ns_holder b;
+	int nsfd = -1, lfd = -1, idx, err, rc = 1;
+	char name[IFNAMSIZ] = "";
+
+	(void)arg;
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	lfd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (nsfd < 0 || lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa))) {
+		child_fail("the second netns and a link listener here: %m");
+		goto out;
+	}
+	err = veth_add("nsr0", "nsr1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs network devices");
+		goto out;
+	}
+	idx = if_nametoindex("nsr0");
+	if (err || !idx) {
+		child_fail("veth pair nsr0/nsr1: %s", strerror(err ? -err : errno));
+		goto out;
+	}
+	err = link_to_netns_as("nsr0", nsfd, "nsr9");
+	if (err) {
+		child_fail("move nsr0 into the second netns as nsr9: %s", strerror(-err));
+		goto out;
+	}
+	/* The side the fix leaves alone: there the device has its new name. */
+	if (proc_net_dev_has(b.pid, "nsr9") != 1) {
+		child_fail("no nsr9 in the second netns after the move");
+		goto out;
+	}
+	/* The side the fix is about: here it went by the name it had here. */
+	err = dellink_name(lfd, idx, name, sizeof(name));
+	if (err) {
+		child_fail("no RTM_DELLINK for ifindex %d here within 2 s", idx);
+		goto out;
+	}
+	if (strcmp(name, "nsr0")) {
+		child_fail("RTM_DELLINK here names the moved device \"%s\", expected \"nsr0\"",
+			   name);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (lfd >= 0)
+		close(lfd);
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * A device moved to another network namespace under a new name leaves the
+ * old namespace with an RTM_DELLINK that names it as it was known there;
+ * the new name belongs to the new namespace (network_namespaces(7);
+ * linux:311cca40661f "net: fix ifname in netlink ntf during netns move",
+ * Debian 6.1.64, no 5.10 changelog lists it: the notification carried the
+ * name from the other namespace).  Both sides: there the device has its
+ * new name.
+ */
+TEST(netns_move_notification_keeps_old_name)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, rename_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- FDB entries in a user namespace's network namespace --------------------- */
+
+/* A device @name of kind @kind (no kind data): 0, NO_VETH when the kind is missing. */
+static int link_add_kind(const char *name, const char *kind)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info;
+	struct nlreq r;
+	int err;
+
+	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+	nl_nest_end(&r.h, info);
+	err = nl_talk(&r);
+	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
+}
+
+static int link_set_master(const char *name, const char *master)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
+	__u32 m = if_nametoindex(master);
+	struct nlreq r;
+
+	if (!ifi.ifi_index || !m)
+		return -ENODEV;
+	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_MASTER, &m, sizeof(m));
+	return nl_talk(&r);
+}
+
+/* RTM_NEWNEIGH or RTM_DELNEIGH of a static bridge FDB entry for @mac on port @dev. */
+static int fdb_change(int type, const char *dev, const unsigned char mac[6])
+{
+	struct ndmsg nd = { .ndm_family = AF_BRIDGE, .ndm_ifindex = if_nametoindex(dev),
+			    .ndm_state = NUD_NOARP, .ndm_flags = NTF_MASTER };
+	struct nlreq r;
+
+	if (!nd.ndm_ifindex)
+		return -ENODEV;
+	nl_start(&r, type, type == RTM_NEWNEIGH ? NLM_F_CREATE | NLM_F_EXCL : 0, &nd,
+		 sizeof(nd));
+	nl_attr(&r.h, NDA_LLADDR, mac, 6);
+	return nl_talk(&r);
+}
+
+static int fdb_worker(void *arg)
+{
+	static const unsigned char mac[6] = { 0x02, 0x6e, 0x73, 0x63, 0x00, 0x01 };
+	int err;
+
+	(void)arg;
+	/* Root of a user namespace, never of the initial one: the case the fix is about. */
+	err = ns_unshare_userns_root(CLONE_NEWNET);
+	if (err) {
+		errno = -err;
+		return child_fail("user and network namespace: %m");
+	}
+	err = link_add_kind("nsbr0", "bridge");
+	if (err == NO_VETH)
+		return ns_child_skip("no bridge driver: the test needs a bridge");
+	if (!err)
+		err = veth_add("nsb0", "nsb1");
+	if (err == NO_VETH)
+		return ns_child_skip("no veth driver: the test needs a bridge port");
+	if (err || (err = link_set_master("nsb0", "nsbr0")))
+		return child_fail("bridge nsbr0 with port nsb0: %s", strerror(-err));
+	/* The side the fix leaves alone: the entry can be added. */
+	err = fdb_change(RTM_NEWNEIGH, "nsb0", mac);
+	if (err)
+		return child_fail("add a static FDB entry on nsb0: %s", strerror(-err));
+	/* The side the fix is about: and deleted. */
+	err = fdb_change(RTM_DELNEIGH, "nsb0", mac);
+	if (err)
+		return child_fail("delete the FDB entry as root of the netns' user namespace: "
+				  "%s, expected success", strerror(-err));
+	err = fdb_change(RTM_DELNEIGH, "nsb0", mac);
+	if (err != -ENOENT)
+		return child_fail("delete it again: %s, expected ENOENT (it is gone)",
+				  err ? strerror(-err) : "success");
+	return 0;
+}
+
+/*
+ * Root of the user namespace that owns a network namespace administers it
+ * (network_namespaces(7), user_namespaces(7): CAP_NET_ADMIN in the owning
+ * user namespace), bridge forwarding entries included: it adds and deletes
+ * them (linux:bf29555f5bdc "rtnetlink: Allow deleting FDB entries in user
+ * namespace", Debian 5.10.247, 6.1.158, 6.12.57 and 6.17.6: RTM_DELNEIGH
+ * wanted CAP_NET_ADMIN in the initial user namespace, EPERM).  Both sides:
+ * adding worked before.  Always in a user namespace of its own, also as
+ * real root.
+ */
+TEST(fdb_entry_deleted_by_root_of_owning_userns)
+{
+	int rc;
+
+	NS_NEED_USERNS();
+	rc = ns_run(0, fdb_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the bridge and veth drivers", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- tcp_allowed_congestion_control in a new network namespace ------------ */
+
+#define ALLOWED_CC "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define DEFAULT_CC "/proc/sys/net/ipv4/tcp_congestion_control"
+
+static int allowed_cc_worker(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	/* The side the fix leaves alone: the namespace's own default is writable. */
+	fd = open(DEFAULT_CC, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s for writing in a new netns: %m", DEFAULT_CC);
+	close(fd);
+	/* The side the fix is about: the list of allowed algorithms, global, is not. */
+	fd = open(ALLOWED_CC, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("%s opened for writing in a new netns", ALLOWED_CC);
+	}
+	if (errno != EACCES)
+		return child_fail("open %s for writing in a new netns: %m, expected EACCES",
+				  ALLOWED_CC);
+	return 0;
+}
+
+/*
+ * The sysctls of a network namespace belong to the root of its owning user
+ * namespace (network_namespaces(7); user_namespaces(7)), but the list of
+ * congestion control algorithms non-privileged sockets may pick is global:
+ * in a network namespace other than the initial one it is read-only, and
+ * opening it for writing fails with EACCES (linux:97684f0970f6 "net: Make
+ * tcp_allowed_congestion_control readonly in non-init netns", Debian
+ * 5.10.38).  Both sides: tcp_congestion_control, per namespace, opens for
+ * writing there.
+ */
+TEST(allowed_congestion_control_readonly_in_new_netns)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, allowed_cc_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- /proc/PID/net subdirectories after setns() ------------------------------ */
+
+#define SNMP6 "/proc/self/net/dev_snmp6"
+
+static int procnet_setns_worker(void *arg)
+{
+	struct ns_holder b;
+	struct stat st;
+	int nsfd = -1, err, rc = 1;
+
+	(void)arg;
+	if (stat(SNMP6, &st))
+		return ns_child_skip("no %s: the kernel has no IPv6", SNMP6);
+	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
+		return child_fail("a holder of a second network namespace");
+	nsfd = ns_open(b.pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		goto out;
+	}
+	err = veth_add("nsp0", "nsp1");
+	if (err == NO_VETH) {
+		rc = ns_child_skip("no veth driver: the test needs a network device");
+		goto out;
+	}
+	if (err) {
+		child_fail("veth pair nsp0/nsp1: %s", strerror(-err));
+		goto out;
+	}
+	if (stat(SNMP6 "/nsp0", &st)) {
+		child_fail("stat %s/nsp0 in the netns that has nsp0: %m", SNMP6);
+		goto out;
+	}
+	if (setns(nsfd, CLONE_NEWNET)) {
+		child_fail("setns() to the second netns: %m");
+		goto out;
+	}
+	/* The side the fix leaves alone: what the new netns has is there. */
+	if (stat(SNMP6 "/lo", &st)) {
+		child_fail("stat %s/lo after setns(): %m", SNMP6);
+		goto out;
+	}
+	/* The side the fix is about: what only the old netns had is gone. */
+	if (!stat(SNMP6 "/nsp0", &st)) {
+		child_fail("%s/nsp0 still there after setns() to a netns without nsp0", SNMP6);
+		goto out;
+	}
+	if (errno != ENOENT) {
+		child_fail("stat %s/nsp0 after setns(): %m, expected ENOENT", SNMP6);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_holder_stop(&b);
+	return rc;
+}
+
+/*
+ * /proc/PID/net shows the network namespace of the process (proc(5)), its
+ * subdirectories too, right after setns() moved it: an entry only the old
+ * namespace had is gone (ENOENT), even one just looked up
+ * (linux:c6c75deda813 "proc: fix lookup in /proc/net subdirectories after
+ * setns(2)", Debian 5.10.4: the lookup cached in the subdirectory kept
+ * answering).  Both sides: /proc/self/net/dev_snmp6/lo, which the new
+ * namespace has, is there.
+ */
+TEST(proc_net_subdir_follows_setns)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNET, procnet_setns_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "IPv6 and veth", "2.6.24");
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
