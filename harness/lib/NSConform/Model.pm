@@ -10,7 +10,7 @@ use NSConform::Expect;
 use Exporter qw(import);
 our @EXPORT = qw(shown is_bad is_ok prepare case_ids cell summarise summary_text reason_of
 		 column_key column_id details grouped sort_columns match_kernel compare
-		 @SECTIONS);
+		 error_columns column_status verdict @SECTIONS);
 
 # The status shown for a result: "known" when an expectation covers it.
 sub shown { my $r = shift; return !$r ? 'missing' : $r->{known} ? 'known' : $r->{status}; }
@@ -66,8 +66,8 @@ sub cell {
 	my ($binary, $test) = split m{/}, $id, 2;
 	my %r = (id => $id, binary => $binary, test => $test, number => 0, diag => [],
 		 raw => '', synthetic => 1);
-	if ($col->{error}) {
-		@r{qw(status reason)} = ('error', "not run: $col->{crashed_short}");
+	if (defined $col->{error}) {
+		@r{qw(status reason)} = ('error', "not run: $col->{error}");
 	} elsif (defined $col->{crashed}) {
 		@r{qw(status reason)} = ('crash',
 					 "not run: the kernel crashed ($col->{crashed_short})");
@@ -140,12 +140,13 @@ sub reason_of {
 sub column_key {
 	my ($c) = @_;
 	my $m = $c->{meta};
-	my @p = ("$c->{kernel}, $c->{pass} pass");
+	my @p = ("$c->{kernel}, " . ($c->{pass} eq 'none' ? 'no pass ran' : "$c->{pass} pass"));
 	push @p, "run $c->{run}";
 	push @p, $m->{where} if $m->{where};
 	push @p, $m->{machine} if $m->{machine};
 	push @p, $m->{date} if $m->{date};
 	push @p, "CRASHED: $c->{crashed_short}" if defined $c->{crashed};
+	push @p, "ERROR: $c->{error}" if defined $c->{error};
 	return join(', ', @p);
 }
 
@@ -165,6 +166,38 @@ sub details {
 		}
 	}
 	return (\@bad, \@known, \%skip);
+}
+
+# The columns that stand for no results (RESULTS.md: a kernel with
+# status=error, or a folder that could not be read), one per kernel folder
+# and reason.
+sub error_columns {
+	my ($cols) = @_;
+	my %seen;
+	return grep { defined $_->{error} && !$seen{"$_->{dir}\0$_->{error}"}++ } @$cols;
+}
+
+# What the report makes of one column: error (no results could be had),
+# crashed (the kernel died), failed (an unexpected bad result), passed.
+sub column_status {
+	my ($c, $ids) = @_;
+	return 'error' if defined $c->{error};
+	return 'crashed' if defined $c->{crashed};
+	return (grep { is_bad(cell($c, $_)) } @$ids) ? 'failed' : 'passed';
+}
+
+# The verdict over all columns: ERROR when a kernel could not be run or its
+# results read, FAIL on an unexpected bad result (or a crashed kernel that
+# left none), else PASS; with the failures (the bad results that are not
+# an error column's), the known deviations and the skips of details().
+sub verdict {
+	my ($cols, $ids) = @_;
+	my ($bad, $known, $skip) = details($cols, $ids);
+	my @err = error_columns($cols);
+	my @fail = grep { !defined $_->[0]{error} } @$bad;
+	my $empty_crash = grep { defined $_->{crashed} && !%{$_->{results}} } @$cols;
+	return {result => @err ? 'ERROR' : @fail || $empty_crash ? 'FAIL' : 'PASS',
+		errors => \@err, failures => \@fail, known => $known, skips => $skip};
 }
 
 # Results a crash or a missing binary stand for, one line per column and
@@ -281,6 +314,8 @@ sub compare {
 		     reason => 'no result for this kernel and pass in the new run'};
 	}
 	return {schema => 'nsconform-compare', title => $title,
+		errors => [map { {column => column_id($_), kernel => $_->{kernel},
+				  reason => $_->{error_line}} } error_columns($new)],
 		pairs => [map { {old => column_id($_->[0]), new => column_id($_->[1])} } @$pairs],
 		only_old => [map { column_id($_) } @$oonly],
 		only_new => [map { column_id($_) } @$nonly],

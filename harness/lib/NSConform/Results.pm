@@ -350,24 +350,60 @@ sub pass_order {
 	return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1];
 }
 
+# The one-line reason a kernel could not be run: meta's error= (reason= is
+# read too), its first line.
+sub error_reason {
+	my ($meta) = @_;
+	my $why = $meta->{error} // $meta->{reason} // '';
+	($why) = $why =~ /^\s*(.*?)\s*$/m;
+	return length $why ? $why : 'no reason given (meta has status=error and no error=)';
+}
+
+# The entries of folder D, sorted, or undef (with $!) when it cannot be read.
+sub entries {
+	my ($d) = @_;
+	opendir(my $dh, $d) or return undef;
+	my @e = sort grep { !/^\.\.?$/ } readdir($dh);
+	closedir($dh);
+	return \@e;
+}
+
+# A column that stands for results that could not be had: the kernel could
+# not be run (meta status=error) or its folder could not be read.
+sub error_column {
+	my ($run, $kernel, $pass, $dir, $meta, $why, $line) = @_;
+	return {run => $run, kernel => $kernel, pass => $pass, dir => $dir, meta => $meta,
+		results => {}, never => {}, error => $why,
+		error_line => $line // "its results could not be read: $why",
+		crashed => undef, crashed_short => undef, case_ms => {}};
+}
+
 # The columns (one per kernel and pass) of one kernel folder.
 sub load_kernel_dir {
 	my ($dir, $run) = @_;
-	my $meta = read_meta("$dir/meta");
+	my $list = entries($dir);
+	if (!$list) {
+		my $why = "$dir: cannot read: $!";
+		return error_column($run, basename($dir), 'none', $dir, {}, $why);
+	}
+	my $meta = -e "$dir/meta" ? read_meta("$dir/meta") : undef;
 	if (!$meta) {
-		warning("$dir: no meta file; the kernel is named after the folder");
+		warning(-e "$dir/meta" ? "$dir/meta: cannot read: $!"
+			: "$dir: no meta file; the kernel is named after the folder");
 		$meta = {};
 	}
 	my $kernel = $meta->{kernel} || basename($dir);
-	my %passes = map { basename(dirname($_)) => 1 } glob("$dir/*/*.tap");
+	# Pass folders: those with TAP files, and those that cannot be read.
+	my %passes = map { $_ => 1 } grep { my @t = glob("$dir/$_/*.tap");
+					    @t || -d "$dir/$_" && !entries("$dir/$_") } @$list;
 	$passes{$_} = 1 for split ' ', ($meta->{passes} // '');
 	%passes = map { $_ => 1 } grep { $_ eq $only_pass } keys %passes if defined $only_pass;
 	# The kernel crashed or could not be run: status= in meta.
 	my $st = $meta->{status} // '';
 	my $kcrash;
 	$kcrash = $meta->{crash} || 'the guest crashed' if $st eq 'crashed';
-	$kcrash = 'not run: ' . ($meta->{error} || 'error') if $st eq 'error';
 	my ($short) = defined $kcrash ? $kcrash =~ /^\s*(.*?)\s*$/m : ();
+	my $kerr = $st eq 'error' ? error_reason($meta) : undef;
 	my $klog = console_log($dir);
 	my %never;
 	for (split ' ', $meta->{not_run} // '') {
@@ -376,14 +412,25 @@ sub load_kernel_dir {
 	my @cols;
 	for my $pass (sort { pass_order($a, $b) } keys %passes) {
 		my $pdir = "$dir/$pass";
+		if (defined $kerr) {
+			push @cols, error_column($run, $kernel, $pass, $dir, $meta, $kerr,
+						 "the kernel could not be run: $kerr");
+			next;
+		}
+		my $plist = -e $pdir ? entries($pdir) : [];
+		if (!$plist) {
+			push @cols, error_column($run, $kernel, $pass, $dir, $meta,
+						 "$pdir: cannot read: $!");
+			next;
+		}
 		my $col = {run => $run, kernel => $kernel, pass => $pass, dir => $dir,
 			   meta => $meta, results => {}, kernel_log => $klog,
 			   never => $never{$pass} || {}, crashed => $kcrash,
-			   crashed_short => $short, error => $st eq 'error'};
+			   crashed_short => $short};
 		my $timing = read_meta("$pdir/timing");
 		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
 		$col->{case_ms} = case_ms("$dir/cases", $pass);
-		my @taps = sort glob("$pdir/*.tap");
+		my @taps = map { "$pdir/$_" } grep { /\.tap$/ } @$plist;
 		if (!@taps && !defined $kcrash) {
 			warning("$dir: the $pass pass has no TAP files");
 		}
@@ -393,11 +440,13 @@ sub load_kernel_dir {
 		push @cols, $col;
 	}
 	if (!@cols) {
+		return error_column($run, $kernel, 'none', $dir, $meta, $kerr,
+				    "the kernel could not be run: $kerr") if defined $kerr;
 		fatal("$dir: no pass folders with TAP files and no passes= in its meta")
 		    unless defined $kcrash;
 		push @cols, {run => $run, kernel => $kernel, pass => 'none', dir => $dir,
 			     meta => $meta, results => {}, kernel_log => $klog, never => {},
-			     crashed => $kcrash, crashed_short => $short, error => $st eq 'error'};
+			     crashed => $kcrash, crashed_short => $short};
 	}
 	return @cols;
 }
@@ -409,12 +458,22 @@ sub load_folder {
 	fatal("$arg: not a folder") unless -d $arg;
 	my $dir = $arg;
 	$dir =~ s{/+$}{} unless $dir eq '/';
+	my $list = entries($dir) or fatal("$arg: cannot read: $!");
 	if (is_kernel_dir($dir)) {
 		my $real = abs_path($dir);
 		return load_kernel_dir($dir, basename(dirname($real)));
 	}
-	my @kdirs = grep { -d $_ && !-l $_ && is_kernel_dir($_) } sort glob("$dir/*");
-	if (!@kdirs) {
+	my $run = basename(abs_path($dir));
+	my (@kdirs, @unreadable);
+	for my $k (map { "$dir/$_" } @$list) {
+		next unless -d $k && !-l $k;
+		if (!entries($k)) {
+			push @unreadable, [$k, "$!"];
+		} elsif (is_kernel_dir($k)) {
+			push @kdirs, $k;
+		}
+	}
+	if (!@kdirs && !@unreadable) {
 		my @runs = grep { -d $_ && !-l $_ && grep { is_kernel_dir($_) } glob("$_/*") }
 			   glob("$dir/*");
 		fatal("$arg: a results root, not a run: name one of its runs, e.g. $arg/latest")
@@ -422,8 +481,9 @@ sub load_folder {
 		fatal("$arg: not a results folder: expected RUN/KERNEL/PASS/CASE.tap"
 		      . " with RUN/KERNEL/meta (give RUN or RUN/KERNEL)");
 	}
-	my $run = basename(abs_path($dir));
-	return map { load_kernel_dir($_, $run) } @kdirs;
+	return (map { load_kernel_dir($_, $run) } @kdirs),
+	       map { error_column($run, basename($_->[0]), 'none', $_->[0], {},
+				  "$_->[0]: cannot read: $_->[1]") } @unreadable;
 }
 
 1;

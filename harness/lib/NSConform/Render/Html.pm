@@ -47,6 +47,8 @@ td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; whit
 .missing { background: #f5f5f5; color: #999; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 4px; border: 1px solid #bbb; }
 .warn { background: #fff3e0; border-left: 4px solid #fb8c00; padding: 0.3em 0.8em; }
+.kerror { background: #ffebee; border-left: 6px solid #c62828; padding: 0.3em 0.8em;
+	margin: 0.3em 0; }
 .crashed { background: #f3e5f5; border-left: 4px solid #8e24aa; padding: 0.3em 0.8em; }
 .verdict { font-size: 1.2em; padding: 0.4em 0.8em; border: 2px solid; display: inline-block; }
 .verdict.bad { background: #ffebee; border-color: #c62828; }
@@ -111,17 +113,25 @@ sub anchor { (my $s = join('-', @_)) =~ s/[^A-Za-z0-9_.-]/_/g; return "c-$s"; }
 # The verdict, then every failure, regression and deviation as a link.
 sub triage {
 	my ($cols, $ids, $findings, $cmp) = @_;
-	my ($bad, $known, $skip) = details($cols, $ids);
+	my $v = verdict($cols, $ids);
+	my ($known, $skip) = @$v{qw(known skips)};
+	my $bad = $v->{failures};
 	my $regs = $cmp ? $cmp->{regressions} : [];
+	my @err = @{$v->{errors}};
 	my $nbad = @$bad + @$regs;
 	my @kern = grep { defined $_->{crashed} } @$cols;
 	my %k = map { $_->{kernel} => 1 } @$cols;
-	out("<p class=\"verdict " . ($nbad ? 'bad' : 'good') . "\"><b>"
-	    . ($nbad ? 'FAILED' : 'PASSED') . "</b>: " . scalar(@$bad)
+	my $word = @err ? 'ERROR' : $nbad || $v->{result} ne 'PASS' ? 'FAILED' : 'PASSED';
+	out("<p class=\"verdict " . ($word eq 'PASSED' ? 'good' : 'bad') . "\"><b>$word</b>: "
+	    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '') . scalar(@$bad)
 	    . " unexpected failure(s)" . ($cmp ? ", " . scalar(@$regs) . " regression(s)" : '')
 	    . ", " . scalar(@$known) . " known deviation(s), " . scalar(keys %$skip)
 	    . " distinct skip(s) over " . scalar(keys %k) . " kernel(s) and " . scalar(@$cols)
 	    . " column(s)" . (@kern ? "; a kernel crashed" : '') . "</p>\n");
+	out("<div class=\"kerror\"><b>" . h("$_->{kernel}: ERROR, " . ($_->{error_line} =~
+		/^the kernel could not be run/ ? 'the kernel could not be run'
+		: 'its results could not be read')) . "</b>: " . h($_->{error}) . "</div>\n")
+	    for @err;
 	if (@$regs) {
 		out("<h2 id=\"regressions\">Regressions against the baseline</h2>\n"
 		    . "<ul class=\"triage\">\n");

@@ -101,11 +101,15 @@ sub matrix {
 			$b{log_excerpt} = excerpt("kernel crashed: $c->{crashed}\n"
 						  . ($c->{kernel_log} // ''))
 			    if defined $c->{crashed};
+			# A kernel that could not be fetched, built into a guest or
+			# booted: the build is the ERROR, its one-line reason the excerpt.
+			@b{qw(status log_excerpt)} = ('ERROR', excerpt($c->{error}))
+			    if defined $c->{error};
 			push @builds, \%b;
 		}
 		my %per;
 		$per{(split m{/}, $_, 2)[0]}++ for grep { cell($c, $_) } @$ids;
-		for my $cid (@$ids) {
+		for my $cid (defined $c->{error} ? () : @$ids) {
 			my $r = cell($c, $cid) or next;
 			my ($bin, $test) = split m{/}, $cid, 2;
 			my $tid = id($run, $k, $c->{pass}, $cid);

@@ -20,7 +20,14 @@ sub paint {
 	return "\e[$COLOR{$st}m$text\e[0m";
 }
 
-sub pad { my ($s, $w) = @_; return $s . (' ' x ($w - length $s)); }
+sub pad { my ($s, $w) = @_; return $s . (' ' x ($w > length $s ? $w - length $s : 0)); }
+
+# One line per kernel that could not be run or read: ERROR, why.
+sub error_lines {
+	my ($cols) = @_;
+	out(painted('error', wrapped("ERROR $_->{kernel}: $_->{error_line}"))
+	    =~ s/^  //r) for error_columns($cols);
+}
 
 # A line that starts with "  LABEL", its label painted.
 sub painted {
@@ -54,7 +61,12 @@ sub abbrev {
 # The matrix in blocks of columns, each block within $WIDTH.
 sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
-	my $w = 4;
+	error_lines($cols);
+	if (!@$ids) {
+		out("No test results" . (error_columns($cols) ? '.' : ' in these folders.') . "\n");
+		return details_text($cols, $ids, $findings);
+	}
+	my $w = 7;
 	for (@$ids) { $w = length if length > $w; }
 	$w = 44 if $w > 44 && $WIDTH < 200;
 	# Too wide: passes shortened to a letter (6.12/r), one space between.
@@ -105,7 +117,7 @@ sub matrix {
 
 sub details_text {
 	my ($cols, $ids, $findings) = @_;
-	feature_table_text(feature_table($cols, $ids));
+	feature_table_text(feature_table($cols, $ids)) if @$ids;
 	out("\nColumns:\n");
 	out(wrapped("  $_->{label}: " . column_key($_))) for @$cols;
 	my ($bad, $known, $skip) = details($cols, $ids);
@@ -203,7 +215,13 @@ sub findings {
 
 sub summary {
 	my ($cols, $ids) = @_;
+	my %done;
 	for my $c (@$cols) {
+		if (defined $c->{error}) {
+			out(wrapped("nsconform report: $c->{kernel}: ERROR: $c->{error}"))
+			    unless $done{"$c->{dir}\0$c->{error}"}++;
+			next;
+		}
 		my $s = summarise($c, $ids);
 		out(wrapped("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
 			    . (defined $c->{crashed} ? " - the kernel crashed" : '')));
@@ -221,10 +239,14 @@ sub summary {
 sub total {
 	my ($cols, $ids) = @_;
 	my %t = map { $_ => 0 } qw(pass failed skip known);
-	for my $c (@$cols) {
+	for my $c (grep { !defined $_->{error} } @$cols) {
 		my $s = summarise($c, $ids);
 		$t{$_} += $s->{$_} // 0 for keys %t;
 	}
+	my $nerr = () = error_columns($cols);
+	out("nsconform: ERROR: $nerr kernel" . ($nerr == 1 ? '' : 's') . " could not be run or"
+	    . " read: " . join('; ', map { "$_->{kernel}: $_->{error}" } error_columns($cols))
+	    . "\n") if $nerr;
 	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
 	    if $t{known};
 	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
@@ -252,6 +274,8 @@ sub compare {
 	out(wrapped("  compared $_->{old} -> $_->{new}")) for @{$doc->{pairs}};
 	out(wrapped("  only in the old run: $_")) for @{$doc->{only_old}};
 	out(wrapped("  only in the new run: $_")) for @{$doc->{only_new}};
+	out(paint('error', 'ERROR') . wrapped(" $_->{kernel} (new run): $_->{reason}"))
+	    for @{$doc->{errors} // []};
 	for my $s (@SECTIONS) {
 		my $st = $s->[0] eq 'regressions' ? 'fail' : $s->[0] eq 'fixes' ? 'pass' : 'skip';
 		for my $e (@{$doc->{$s->[0]}}) {
