@@ -10,7 +10,8 @@ use NSConform::Expect;
 use Exporter qw(import);
 our @EXPORT = qw(shown is_bad is_ok prepare case_ids cell summarise summary_text reason_of
 		 column_key column_id details grouped sort_columns match_kernel compare
-		 error_columns column_status verdict @SECTIONS);
+		 error_columns column_status verdict explain reference_text reference_url
+		 @SECTIONS);
 
 # The status shown for a result: "known" when an expectation covers it.
 sub shown { my $r = shift; return !$r ? 'missing' : $r->{known} ? 'known' : $r->{status}; }
@@ -198,6 +199,79 @@ sub verdict {
 	my $empty_crash = grep { defined $_->{crashed} && !%{$_->{results}} } @$cols;
 	return {result => @err ? 'ERROR' : @fail || $empty_crash ? 'FAIL' : 'PASS',
 		errors => \@err, failures => \@fail, known => $known, skips => $skip};
+}
+
+# What a reader needs to know about a bad or known result: the test's claim
+# and its source (the first sentence of the comment above its TEST, its
+# trailing "(page; linux:commit)" taken apart), the test's own log line
+# (TH_LOG, a child's message), and file:line of the first failed check.
+my $SOURCE = qr{\w\(\d\)|linux:[0-9a-f]{7}|article|LTP|selftest}i;
+sub explain {
+	my ($top, $r) = @_;
+	my $claim = $r->{test} =~ /^\(|^not_run_/ ? ''
+		  : NSConform::Expect::claim($top, "$r->{binary}/$r->{test}");
+	my $source = '';
+	(my $c = $claim) =~ s/\.\s*$//;
+	if ($c =~ /\)$/) {	# the last balanced "(...)" of the sentence
+		my ($depth, $i) = (0, length($c) - 1);
+		for (; $i >= 0; $i--) {
+			my $ch = substr($c, $i, 1);
+			$depth++ if $ch eq ')';
+			$depth-- if $ch eq '(';
+			last if $depth == 0;
+		}
+		my $group = $i > 0 ? substr($c, $i + 1, length($c) - $i - 2) : '';
+		if ($group =~ $SOURCE) {
+			$source = $group;
+			$claim = substr($c, 0, $i) =~ s/\s+$//r . '.';
+		}
+	}
+	if ($source eq '' && $claim =~ /(\b[\w.-]+\(\d\)(?:\s+"[^"]+")?|linux:[0-9a-f]{7,40})/) {
+		$source = $1;
+	}
+	my ($log, $at) = ('', '');
+	for my $d (@{$r->{diag} // []}) {
+		(my $l = $d) =~ s/^#\s*//;
+		next if $l !~ /\S/ || $l =~ /^\w+: Test (failed|terminated by)/;
+		if ($l =~ m{^(\S+\.c:\d+):[\w.]+:(.*)$}) {
+			my ($where, $msg) = ($1, $2);
+			if ($msg =~ /^Expected /) {
+				$at ||= "$where: $msg";
+			} else {
+				$log ||= $msg;
+				$at ||= $where;
+			}
+		} elsif ($l =~ /^child \d+: [\w.]+:\d+: (.*)$/) {
+			$log ||= $1;
+		} elsif ($l !~ /^(klog:|\S+\.c:\d+)/) {
+			$log ||= $l;
+		}
+	}
+	$log ||= $r->{reason} if $r->{status} ne 'fail';
+	return {claim => $claim, source => $source, log => $log, at => $at};
+}
+
+# A reference of fixtures/expectations as a URL a reader can open, when it
+# names one: linux:<commit>, stable:<release>, man:<page>.<section>.
+sub reference_url {
+	my ($ref) = @_;
+	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
+	return "https://cdn.kernel.org/pub/linux/kernel/v$1.x/ChangeLog-$1.$2"
+	    if $ref =~ /^stable:(\d+)\.(\d+\.\d+)$/;
+	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
+	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
+	return undef;
+}
+
+# The same reference in words: what it is, and where to read it.
+sub reference_text {
+	my ($ref) = @_;
+	my $url = reference_url($ref);
+	my $what = $ref =~ /^linux:(\w+)$/ ? "upstream commit $1"
+		 : $ref =~ /^stable:(\S+)$/ ? "fixed in stable release $1"
+		 : $ref =~ /^unfixed:(\S+)$/ ? "not fixed as of $1"
+		 : $ref =~ /^man:([\w.-]+?)\.(\d)$/ ? "$1($2)" : $ref;
+	return $url ? "$what, $url" : $what;
 }
 
 # Results a crash or a missing binary stand for, one line per column and

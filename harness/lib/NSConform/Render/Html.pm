@@ -45,6 +45,9 @@ td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; whit
 .health { background: #f48fb1; font-weight: bold; }
 .error { background: #b0bec5; font-weight: bold; }
 .missing { background: #f5f5f5; color: #999; }
+.why { display: block; font-size: 0.75em; font-weight: normal; max-width: 18em;
+	text-align: left; }
+table.m td { text-align: center; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 4px; border: 1px solid #bbb; }
 .warn { background: #fff3e0; border-left: 4px solid #fb8c00; padding: 0.3em 0.8em; }
 .kerror { background: #ffebee; border-left: 6px solid #c62828; padding: 0.3em 0.8em;
@@ -108,6 +111,16 @@ sub href {
 	return $p;
 }
 
+# A reference of fixtures/expectations, linked when it names a commit, a
+# stable release or a man page.
+sub ref_html {
+	my ($ref) = @_;
+	my $url = reference_url($ref // '');
+	return h($ref) unless $url;
+	return "<a href=\"" . h($url) . "\" title=\"" . h(reference_text($ref)) . "\">" . h($ref)
+	    . "</a>";
+}
+
 sub anchor { (my $s = join('-', @_)) =~ s/[^A-Za-z0-9_.-]/_/g; return "c-$s"; }
 
 # The verdict, then every failure, regression and deviation as a link.
@@ -163,15 +176,16 @@ sub triage {
 		my (%by, @order);
 		for (@$known) {	# one line per case and deviation, its columns linked
 			my ($c, $r) = @$_;
-			my $k = "$r->{id}\0" . reason_of($r);
+			my $k = "$r->{id}\0$r->{known}{reason}\0$r->{known}{reference}";
 			push @order, $k unless $by{$k};
 			push @{$by{$k}}, "<a href=\"#" . anchor($c->{label}, $r->{id}) . "\">"
 			    . h($c->{label}) . "</a>";
 		}
 		for my $k (@order) {
-			my ($id, $why) = split /\0/, $k, 2;
+			my ($id, $why, $ref) = split /\0/, $k, 3;
 			out("<li><span class=\"known\">known</span> " . h($id) . " ("
-			    . join(' ', @{$by{$k}}) . "): " . h($why) . "</li>\n");
+			    . join(' ', @{$by{$k}}) . "): " . h($why) . " [" . ref_html($ref)
+			    . "]</li>\n");
 		}
 		out("<li>stale expectation " . h("$_->{case} ($_->{kernels}): $_->{stale_why}")
 		    . "</li>\n") for @stale;
@@ -181,7 +195,8 @@ sub triage {
 }
 
 sub toggles {
-	out("<div class=\"toggles\"><label><input type=\"checkbox\" id=\"hideok\""
+	# All-ok rows start hidden: the page opens on the rows that need reading.
+	out("<div class=\"toggles\"><label><input type=\"checkbox\" id=\"hideok\" checked"
 	    . " onchange=\"nsApply()\"> hide all-ok rows</label>"
 	    . "<label><input type=\"checkbox\" id=\"hideskip\" onchange=\"nsApply()\">"
 	    . " hide rows of only ok and skips</label>"
@@ -339,8 +354,11 @@ sub cell_html {
 	my @d = grep { /\S/ } @{$r->{diag}};
 	return "<td class=\"pass\" title=\"" . h($tip) . "\">ok</td>" if $st eq 'pass' && !@d;
 	my $body = join("\n", grep { length } $why, (grep { !/^#\s*\Q$why\E$/ } @d), $r->{raw});
+	# A skip's reason is shown in the cell, not only on hover.
+	my $why_html = $st eq 'skip' && length $r->{reason}
+		     ? "<span class=\"why\">" . h($r->{reason}) . "</span>" : '';
 	return "<td class=\"$st\" title=\"" . h($tip) . "\"$aid><details><summary>"
-	    . h($LABEL{$st}) . "</summary><pre>" . h($body) . "</pre>$raw</details></td>";
+	    . h($LABEL{$st}) . "$why_html</summary><pre>" . h($body) . "</pre>$raw</details></td>";
 }
 
 sub findings {
@@ -354,7 +372,8 @@ sub findings {
 			  : 'not in this run';
 		out("<tr>" . join('', map { "<td>" . h($_) . "</td>" } $e->{case},
 				  $e->{claim} || $e->{reason}, "$e->{kernels} ($e->{pass})",
-				  $e->{fixed} || '-', $e->{reference}, $state) . "</tr>\n");
+				  $e->{fixed} || '-') . "<td>" . ref_html($e->{reference})
+		    . "</td><td>" . h($state) . "</td></tr>\n");
 	}
 	out("</tbody></table>\n");
 }

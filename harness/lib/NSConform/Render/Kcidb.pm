@@ -50,15 +50,6 @@ sub excerpt {
 	return length $s > $EXCERPT ? substr($s, -$EXCERPT) : $s;
 }
 
-# A reference of the expectations file as a URL, when it names one.
-sub reference_url {
-	my ($ref) = @_;
-	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
-	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
-	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
-	return undef;
-}
-
 sub issue_key { my ($e) = @_; return "$e->{case} $e->{range}"; }
 
 sub matrix {

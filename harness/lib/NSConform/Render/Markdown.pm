@@ -140,7 +140,10 @@ sub findings_table {
 			 : $e->{state} eq 'stale' ? "stale: $e->{stale_why}" : 'not in this run';
 		$s .= '| `' . md($e->{case}) . '` | ' . md($e->{claim} || $e->{reason}) . ' | '
 		    . md("$e->{kernels}" . ($e->{pass} eq '*' ? '' : " ($e->{pass} pass)")) . ' | '
-		    . md($e->{fixed} || '-') . ' | ' . md($e->{reference}) . ' | ' . md($seen)
+		    . md($e->{fixed} || '-') . ' | '
+		    . (reference_url($e->{reference}) ? '[' . md($e->{reference}) . ']('
+		       . reference_url($e->{reference}) . ')' : md($e->{reference})) . ' | '
+		    . md($seen)
 		    . " |\n";
 	}
 	return $s;

@@ -13,6 +13,7 @@ my %COLOR = (pass => 32, xfail => 32, skip => 33, known => 36, fail => '1;31',
 	     health => '1;31', timeout => '1;35', crash => '1;35', error => '1;35', notrun => 35,
 	     missing => 2);
 our $use_color;
+our $TOP;	# the checkout (harness/report sets it): the cases' claims are read there
 
 sub paint {
 	my ($st, $text) = @_;
@@ -127,7 +128,16 @@ sub details_text {
 			my ($c, $r) = @$_;
 			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $c->{label}"
 							  . " $r->{id}: $r->{reason}")));
-			my @d = grep { /\S/ } @{$r->{diag}};
+			# The claim and the test's own log line first; the reason is
+			# the first failed check: not again among the lines.
+			if (defined $TOP && !$r->{synthetic}) {
+				my $x = explain($TOP, $r);
+				out(wrapped("      claim: $x->{claim}"
+					    . (length $x->{source} ? " ($x->{source})" : ''), 4))
+				    if length $x->{claim};
+				out(wrapped("      log: $x->{log}", 4)) if length $x->{log};
+			}
+			my @d = grep { /\S/ && !/^#\s*\Q$r->{reason}\E\s*$/ } @{$r->{diag}};
 			splice(@d, 8) if @d > 8 && !$r->{klog};
 			out(wrapped("      $_", 2)) for @d;
 		}
@@ -231,6 +241,62 @@ sub summary {
 					. (length $r->{reason} ? ": $r->{reason}" : ''))));
 			out(wrapped("      $_", 2)) for map { "klog: $_" } @{$r->{klog} // []};
 		}
+	}
+}
+
+# What is wrong with the kernel(s), for the end of make check and make
+# matrix: the kernels that could not run, then every unexpected failure and
+# every known deviation, one head line each (status, test, columns, and for
+# a deviation its first fixed release and reference), then the claim and
+# its source, the test's own log line and file:line of the failed check.
+sub failures {
+	my ($cols, $ids) = @_;
+	my $v = verdict($cols, $ids);
+	my @err = @{$v->{errors}};
+	my (%by, @order);
+	for my $kind (['bad', [grouped($v->{failures})]], ['known', $v->{known}]) {
+		for (@{$kind->[1]}) {
+			my ($c, $r) = @$_;
+			my $k = join("\0", $kind->[0], $r->{id}, $r->{status},
+				     $r->{known} ? $r->{known}{where} : $r->{reason});
+			push @order, $k unless $by{$k};
+			$by{$k}{r} //= $r;
+			push @{$by{$k}{cols}}, $c->{label};
+		}
+	}
+	return unless @err || @order;
+	my $nbad = grep { /^bad\0/ } @order;
+	my $nknown = @order - $nbad;
+	out(wrapped("nsconform: what is wrong: "
+		    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '')
+		    . "$nbad unexpected failure(s), $nknown known deviation(s)"
+		    . ($nknown ? " (fixtures/expectations)" : '')));
+	out(painted('error', wrapped("  ERROR $_->{kernel}: $_->{error_line}"))) for @err;
+	for my $k (@order) {
+		my $r = $by{$k}{r};
+		my $e = $r->{known};
+		my $st = $e ? 'known' : $r->{status};
+		my $head = "  " . ($e ? 'KNOWN' : $LABEL{$st}) . " $r->{id} ("
+			 . join(' ', @{$by{$k}{cols}}) . ")";
+		if ($e) {
+			my $fixed = NSConform::Expect::fixed_in($e);
+			$head .= ": " . ($fixed =~ /^unfixed/ ? $fixed : 'first fixed '
+					 . ($fixed || 'unknown')) . " [$e->{reference}]";
+		}
+		out(painted($st, wrapped($head, 6)));
+		my $x = explain($TOP, $r);
+		my @l;
+		push @l, "claim: $x->{claim}" if length $x->{claim};
+		push @l, "source: $x->{source}" if length $x->{source};
+		push @l, "log: $x->{log}" if length $x->{log};
+		push @l, "at: $x->{at}" if length $x->{at};
+		push @l, "deviation: $e->{reason} (" . ($e->{where} =~ s{^\Q$TOP\E/}{}r) . ")"
+		    if $e;
+		push @l, "reference: " . reference_text($e->{reference})
+		    if $e && reference_url($e->{reference});
+		push @l, "reason: $r->{reason}" if !$e && !length $x->{at} && length $r->{reason}
+		    && $r->{reason} ne $x->{log};
+		out(wrapped("      $_", 4)) for @l;
 	}
 }
 
