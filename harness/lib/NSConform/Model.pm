@@ -318,8 +318,13 @@ sub match_kernel {
 sub pair_columns {
 	my ($old, $new) = @_;
 	my (@pairs, %used);
+	# By release, by major.minor, then the host column of each run with
+	# the other whatever its release (meta where=host: a CI runner's image
+	# update changes the host kernel, not what is compared).
 	my @keys = (sub { "$_[0]{kernel}/$_[0]{pass}" },
-		    sub { short_kernel($_[0]{kernel}) . "/$_[0]{pass}" });
+		    sub { short_kernel($_[0]{kernel}) . "/$_[0]{pass}" },
+		    sub { ($_[0]{meta}{where} // '') eq 'host' ? "host/$_[0]{pass}"
+			  : "\0$_[0]{kernel}/$_[0]{pass}" });
 	my %ok = map { $_->{kernel} => 1 } @$old;
 	my %nk = map { $_->{kernel} => 1 } @$new;
 	push @keys, sub { $_[0]{pass} } if keys %ok == 1 && keys %nk == 1;
@@ -385,7 +390,7 @@ sub compare {
 		push @{$cat{regressions}},
 		    {case => '(all cases)', columns => "$c->{kernel}/$c->{pass}",
 		     old_column => column_id($c), new_column => undef, old => undef, new => undef,
-		     reason => 'no result for this kernel and pass in the new run'};
+		     reason => 'not run in the new run'};
 	}
 	return {schema => 'nsconform-compare', title => $title,
 		errors => [map { {column => column_id($_), kernel => $_->{kernel},

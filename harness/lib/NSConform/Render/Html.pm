@@ -7,6 +7,7 @@ use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 use NSConform::Features;
+use NSConform::Render::Text ();
 use File::Spec;
 
 # Where the page is written (harness/report -o), so that links to the
@@ -150,10 +151,7 @@ sub triage {
 		    . "<ul class=\"triage\">\n");
 		for my $e (@$regs) {
 			out("<li><b>" . h($e->{columns}) . "</b> " . h($e->{case}) . ": "
-			    . h(($e->{old} ? $e->{old}{shown} : 'absent') . ' -> '
-				. ($e->{new} ? $e->{new}{shown} : 'absent')
-				. ($e->{new} && length $e->{new}{reason} ? ": $e->{new}{reason}"
-				   : $e->{reason} ? ": $e->{reason}" : '')) . "</li>\n");
+			    . h(NSConform::Render::Text::describe($e, 'regressions')) . "</li>\n");
 		}
 		out("</ul>\n");
 	}

@@ -322,6 +322,7 @@ sub total {
 sub describe {
 	my ($e, $key) = @_;
 	my ($o, $n) = ($e->{old}, $e->{new});
+	return $e->{reason} if !$o && !$n && $e->{reason};	# a column the new run lacks
 	my $s = ($o ? $o->{shown} : 'absent') . ' -> ' . ($n ? $n->{shown} : 'absent');
 	my $r = $n && $key !~ /fixes|vanished|missing/ ? $n : $o;
 	my $why = $r ? $r->{reason} : $e->{reason} // '';
