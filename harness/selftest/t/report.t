@@ -5,7 +5,7 @@
 # of the CI definitions (make test validates ci/*.yml here).
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 91
+plan 93
 
 # Real TAP: passing, failing, hanging and crashing binaries.
 real_tap "$selftest/whoami" "$selftest/failing" "$selftest/hangs" "$selftest/crashes"
@@ -267,7 +267,11 @@ like "findings: an entry whose results all pass is stale" "$scratch/find.err" \
 like "findings: in the json" "$scratch/find.json" '^seen:6\.12\.9 stale:unfixed as of 7\.3 stale:'
 printf '# x\n\n<!-- findings:begin -->\nold\n<!-- findings:end -->\ntail\n' > "$scratch/README"
 "$report" --expectations "$scratch/exp-f" --format findings --readme "$scratch/README" "$h" \
-	2>/dev/null
+	2> "$scratch/readme.err"
+is "findings: --readme refuses a run that is not a full matrix (F31)" $? 2
+like "findings: and says why" "$scratch/readme.err" 'not a full matrix run \(1 kernel\(s\), 1 of'
+"$report" --expectations "$scratch/exp-f" --format findings --readme "$scratch/README" --partial \
+	"$h" 2>/dev/null
 like "findings: the README section is rewritten" "$scratch/README" \
 	'^\| `uts/unshare\\_moves\\_caller` \| unshare\(CLONE\\_NEWUTS\) moves'
 unlike "findings: what was between the markers is gone" "$scratch/README" '^old$'
