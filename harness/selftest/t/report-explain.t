@@ -10,7 +10,7 @@
 # skip reasons in their cells and references as links.
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 31
+plan 34
 
 # A failure of a real case (its claim is read from cases/mnt_propagation.c).
 k=$scratch/res/run/6.18.44-test
@@ -88,6 +88,16 @@ like "html: the skip reason in its cell" "$scratch/h.html" \
 like "html: the reference is a link" "$scratch/h.html" \
 	'<a href="https://cdn\.kernel\.org/pub/linux/kernel/v7\.x/ChangeLog-7\.2\.11"'\
 '[^>]*>stable:7\.2\.11</a>'
+
+# Long names are printed whole, never cut with "~" (F16).
+long=lattr.a_variant_with_a_long_name.clear_locked_attribute_is_refused
+mkdir -p "$scratch/res/long/k/root"
+printf 'kernel=6.18.44\npasses=root\n' > "$scratch/res/long/k/meta"
+printf 'TAP version 13\n1..1\nok 1 %s\n' "$long" > "$scratch/res/long/k/root/mnt_locked_attrs.tap"
+"$report" --no-expectations "$scratch/res/long/k" > "$scratch/long" 2>&1
+like "text: a long name whole on its own line" "$scratch/long" "^mnt_locked_attrs/$long\$"
+like "text: its cells on the next line" "$scratch/long" '^ {44}  ok +$'
+unlike "text: no name cut with ~" "$scratch/long" '~'
 
 # prove's words while a pass runs (harness/report-prove, F6).
 cat > "$scratch/prove.log" <<EOF

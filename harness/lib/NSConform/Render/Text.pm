@@ -98,7 +98,9 @@ sub matrix {
 		out($s, pad($lab[$_], $cw[$_])) for @$b;
 		out("\n");
 		for my $id (@$ids) {
-			out(pad(abbrev($id, $w), $w));
+			# A name longer than the column has a line of its own, whole,
+			# so that it can be pasted into --test; its cells follow.
+			out(length $id > $w ? "$id\n" . (' ' x $w) : pad($id, $w));
 			for my $i (@$b) {
 				my $st = shown(cell($cols->[$i], $id));
 				out($s, paint($st, pad($LABEL{$st}, $cw[$i])));
