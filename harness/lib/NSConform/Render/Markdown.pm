@@ -60,13 +60,16 @@ sub matrix {
 		out("## Known deviations in this run\n\n");
 		my (%by, @order);
 		for (@$known) {	# one line per case and deviation, its columns listed
-			my $k = "$_->[1]{id}\0" . reason_of($_->[1]);
+			my $e = $_->[1]{known};
+			my $k = "$_->[1]{id}\0known $_->[1]{status}: $e->{reason}\0$e->{reference}";
 			push @order, $k unless $by{$k};
 			push @{$by{$k}}, $_->[0]{label};
 		}
 		for my $k (@order) {
-			my ($id, $why) = split /\0/, $k, 2;
-			out("- `$id` (" . md(join(', ', @{$by{$k}})) . "): " . md($why) . "\n");
+			my ($id, $why, $ref) = split /\0/, $k, 3;
+			my $url = reference_url($ref);
+			out("- `$id` (" . md(join(', ', @{$by{$k}})) . "): " . md($why) . " ["
+			    . ($url ? '[' . md($ref) . "]($url)" : md($ref)) . "]\n");
 		}
 		out("\n");
 	}
