@@ -10,7 +10,7 @@
 # skip reasons in their cells and references as links.
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 34
+plan 37
 
 # A failure of a real case (its claim is read from cases/mnt_propagation.c).
 k=$scratch/res/run/6.18.44-test
@@ -56,6 +56,26 @@ like "--failures: the reference in words a reader can use" "$scratch/k" \
 'https://cdn\.kernel\.org/.*ChangeLog-7\.2\.11$'
 "$report" --failures --pass user --no-expectations "$k" > "$scratch/none" 2>/dev/null
 check "--failures: nothing when nothing is wrong" test ! -s "$scratch/none"
+
+# A matrix: a failure on two kernels is one head line; a kernel that could
+# not run and one that crashed come first.
+mx=$scratch/res/mx
+for kk in 6.1.0-47-amd64 7.3.4+deb13-amd64; do
+	mkdir -p "$mx/$kk"
+	cp -R "$k/root" "$mx/$kk/"
+	printf 'kernel=%s\npasses=root\n' "$kk" > "$mx/$kk/meta"
+done
+printf "status=crashed\ncrash=%s\n" "Kernel panic - not syncing: synthetic" \
+	>> "$mx/7.3.4+deb13-amd64/meta"
+mkdir -p "$mx/bogus"
+printf 'kernel=bogus\nstatus=error\nerror=unknown kernel version bogus\n' > "$mx/bogus/meta"
+"$report" --failures --width 0 --expectations /dev/null "$mx" > "$scratch/mx" 2>&1
+like "--failures, matrix: one head line over the kernels" "$scratch/mx" \
+	'^  FAIL mnt_propagation/prop\.unbindable_bind_fails_einval \(6\.1/root 7\.3/root\)$'
+like "--failures, matrix: the kernel that could not run" "$scratch/mx" \
+	'^  ERROR bogus: the kernel could not be run: unknown kernel version bogus$'
+like "--failures, matrix: the kernel that crashed" "$scratch/mx" \
+	'^  CRASH 7\.3\.4\+deb13-amd64: the kernel crashed: Kernel panic - not syncing: synthetic$'
 
 # The text report's Failures: the first failed check once, claim and log first.
 "$report" --width 0 --expectations /dev/null "$k" > "$scratch/t" 2>&1

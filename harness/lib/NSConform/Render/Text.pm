@@ -260,20 +260,26 @@ sub failures {
 		for (@{$kind->[1]}) {
 			my ($c, $r) = @$_;
 			my $k = join("\0", $kind->[0], $r->{id}, $r->{status},
-				     $r->{known} ? $r->{known}{where} : $r->{reason});
+				     $r->{known} ? $r->{known}{where} : '');
 			push @order, $k unless $by{$k};
 			$by{$k}{r} //= $r;
 			push @{$by{$k}{cols}}, $c->{label};
 		}
 	}
-	return unless @err || @order;
+	my %seen;
+	my @crashed = grep { defined $_->{crashed} && !$seen{$_->{dir}}++ } @$cols;
+	return unless @err || @order || @crashed;
 	my $nbad = grep { /^bad\0/ } @order;
 	my $nknown = @order - $nbad;
 	out(wrapped("nsconform: what is wrong: "
 		    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '')
+		    . (@crashed ? scalar(@crashed) . " kernel(s) crashed, " : '')
 		    . "$nbad unexpected failure(s), $nknown known deviation(s)"
 		    . ($nknown ? " (fixtures/expectations)" : '')));
 	out(painted('error', wrapped("  ERROR $_->{kernel}: $_->{error_line}"))) for @err;
+	out(painted('crash', wrapped("  CRASH $_->{kernel}: the kernel crashed: $_->{crashed_short}"
+				     . (-e "$_->{dir}/klog" ? " (log: $_->{dir}/klog)" : ''))))
+	    for @crashed;
 	for my $k (@order) {
 		my $r = $by{$k}{r};
 		my $e = $r->{known};
