@@ -9,7 +9,7 @@
 # permission problem, never a dropped pass and exit 0.
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 42
+plan 44
 
 why="unknown kernel version 'foo': no Debian kernel package matches it (make kernels lists them)"
 tap() {	# tap FILE: a small passing TAP stream
@@ -105,6 +105,14 @@ like "mixed summary: the error" "$scratch/gs" \
 "$report" --no-expectations --format junit "$g" > "$scratch/gj.xml" 2>/dev/null
 like "mixed junit: one error testcase for the kernel, not one per case" "$scratch/gj.xml" \
 	'<testsuite name="linux-7.3 none" [^>]*tests="1" failures="0" errors="1"'
+# A kernel that crashed before any result: an error, not an empty green suite.
+mkdir -p "$scratch/res/cr/k"
+printf 'kernel=7.1.0-1-amd64\nstatus=crashed\ncrash=Kernel panic - not syncing: early\n' \
+	> "$scratch/res/cr/k/meta"
+"$report" --no-expectations --format junit "$scratch/res/cr" > "$scratch/cr.xml" 2>/dev/null
+is "crashed before any result: exit 1" $? 1
+like "crashed before any result: a junit error" "$scratch/cr.xml" \
+	'<error message="Kernel panic - not syncing: early" type="crash">'
 "$report" --no-expectations --baseline "$g" "$g" > "$scratch/gb" 2>&1
 is "baseline of a run with an error kernel against itself: exit 1 (still an error)" $? 1
 

@@ -114,6 +114,18 @@ sub matrix {
 		my %per;
 		$per{(split m{/}, $_, 2)[0]}++ for grep { cell($c, $_) } @$ids;
 		$c->{status} = column_status($c, $ids);
+		if (defined $c->{crashed} && !grep { cell($c, $_) } @$ids) {
+			# A kernel that crashed before any result: one error, not an
+			# empty green suite.
+			$n{tests}++;
+			$n{errors}++;
+			$body .= "    <testcase classname=\"" . x("$cls.kernel") . "\" name=\""
+			    . x("$c->{kernel} crashed") . "\" time=\"0.000\">\n"
+			    . "      <error message=\"" . x($c->{crashed_short})
+			    . "\" type=\"crash\">"
+			    . x("kernel crashed: $c->{crashed}\n" . ($c->{kernel_log} // ''))
+			    . "</error>\n    </testcase>\n";
+		}
 		if (defined $c->{error}) {	# no results: one error saying why
 			$n{tests}++;
 			$n{errors}++;
