@@ -10,6 +10,7 @@ use NSConform::Expect;
 use Exporter qw(import);
 our @EXPORT = qw(shown is_bad is_ok prepare case_ids cell summarise summary_text reason_of
 		 column_key column_id details grouped sort_columns match_kernel compare
+		 error_columns column_status verdict explain reference_text reference_url
 		 @SECTIONS);
 
 # The status shown for a result: "known" when an expectation covers it.
@@ -66,8 +67,8 @@ sub cell {
 	my ($binary, $test) = split m{/}, $id, 2;
 	my %r = (id => $id, binary => $binary, test => $test, number => 0, diag => [],
 		 raw => '', synthetic => 1);
-	if ($col->{error}) {
-		@r{qw(status reason)} = ('error', "not run: $col->{crashed_short}");
+	if (defined $col->{error}) {
+		@r{qw(status reason)} = ('error', "not run: $col->{error}");
 	} elsif (defined $col->{crashed}) {
 		@r{qw(status reason)} = ('crash',
 					 "not run: the kernel crashed ($col->{crashed_short})");
@@ -140,12 +141,13 @@ sub reason_of {
 sub column_key {
 	my ($c) = @_;
 	my $m = $c->{meta};
-	my @p = ("$c->{kernel}, $c->{pass} pass");
+	my @p = ("$c->{kernel}, " . ($c->{pass} eq 'none' ? 'no pass ran' : "$c->{pass} pass"));
 	push @p, "run $c->{run}";
 	push @p, $m->{where} if $m->{where};
 	push @p, $m->{machine} if $m->{machine};
 	push @p, $m->{date} if $m->{date};
 	push @p, "CRASHED: $c->{crashed_short}" if defined $c->{crashed};
+	push @p, "ERROR: $c->{error}" if defined $c->{error};
 	return join(', ', @p);
 }
 
@@ -165,6 +167,111 @@ sub details {
 		}
 	}
 	return (\@bad, \@known, \%skip);
+}
+
+# The columns that stand for no results (RESULTS.md: a kernel with
+# status=error, or a folder that could not be read), one per kernel folder
+# and reason.
+sub error_columns {
+	my ($cols) = @_;
+	my %seen;
+	return grep { defined $_->{error} && !$seen{"$_->{dir}\0$_->{error}"}++ } @$cols;
+}
+
+# What the report makes of one column: error (no results could be had),
+# crashed (the kernel died), failed (an unexpected bad result), passed.
+sub column_status {
+	my ($c, $ids) = @_;
+	return 'error' if defined $c->{error};
+	return 'crashed' if defined $c->{crashed};
+	return (grep { is_bad(cell($c, $_)) } @$ids) ? 'failed' : 'passed';
+}
+
+# The verdict over all columns: ERROR when a kernel could not be run or its
+# results read, FAIL on an unexpected bad result (or a crashed kernel that
+# left none), else PASS; with the failures (the bad results that are not
+# an error column's), the known deviations and the skips of details().
+sub verdict {
+	my ($cols, $ids) = @_;
+	my ($bad, $known, $skip) = details($cols, $ids);
+	my @err = error_columns($cols);
+	my @fail = grep { !defined $_->[0]{error} } @$bad;
+	my $empty_crash = grep { defined $_->{crashed} && !%{$_->{results}} } @$cols;
+	return {result => @err ? 'ERROR' : @fail || $empty_crash ? 'FAIL' : 'PASS',
+		errors => \@err, failures => \@fail, known => $known, skips => $skip};
+}
+
+# What a reader needs to know about a bad or known result: the test's claim
+# and its source (the first sentence of the comment above its TEST, its
+# trailing "(page; linux:commit)" taken apart), the test's own log line
+# (TH_LOG, a child's message), and file:line of the first failed check.
+my $SOURCE = qr{\w\(\d\)|linux:[0-9a-f]{7}|article|LTP|selftest}i;
+sub explain {
+	my ($top, $r) = @_;
+	my $claim = $r->{test} =~ /^\(|^not_run_/ ? ''
+		  : NSConform::Expect::claim($top, "$r->{binary}/$r->{test}");
+	my $source = '';
+	(my $c = $claim) =~ s/\.\s*$//;
+	if ($c =~ /\)$/) {	# the last balanced "(...)" of the sentence
+		my ($depth, $i) = (0, length($c) - 1);
+		for (; $i >= 0; $i--) {
+			my $ch = substr($c, $i, 1);
+			$depth++ if $ch eq ')';
+			$depth-- if $ch eq '(';
+			last if $depth == 0;
+		}
+		my $group = $i > 0 ? substr($c, $i + 1, length($c) - $i - 2) : '';
+		if ($group =~ $SOURCE) {
+			$source = $group;
+			$claim = substr($c, 0, $i) =~ s/\s+$//r . '.';
+		}
+	}
+	if ($source eq '' && $claim =~ /(\b[\w.-]+\(\d\)(?:\s+"[^"]+")?|linux:[0-9a-f]{7,40})/) {
+		$source = $1;
+	}
+	my ($log, $at) = ('', '');
+	for my $d (@{$r->{diag} // []}) {
+		(my $l = $d) =~ s/^#\s*//;
+		next if $l !~ /\S/ || $l =~ /^\w+: Test (failed|terminated by)/;
+		if ($l =~ m{^(\S+\.c:\d+):[\w.]+:(.*)$}) {
+			my ($where, $msg) = ($1, $2);
+			if ($msg =~ /^Expected /) {
+				$at ||= "$where: $msg";
+			} else {
+				$log ||= $msg;
+				$at ||= $where;
+			}
+		} elsif ($l =~ /^child \d+: [\w.]+:\d+: (.*)$/) {
+			$log ||= $1;
+		} elsif ($l !~ /^(klog:|\S+\.c:\d+)/) {
+			$log ||= $l;
+		}
+	}
+	$log ||= $r->{reason} if $r->{status} ne 'fail';
+	return {claim => $claim, source => $source, log => $log, at => $at};
+}
+
+# A reference of fixtures/expectations as a URL a reader can open, when it
+# names one: linux:<commit>, stable:<release>, man:<page>.<section>.
+sub reference_url {
+	my ($ref) = @_;
+	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
+	return "https://cdn.kernel.org/pub/linux/kernel/v$1.x/ChangeLog-$1.$2"
+	    if $ref =~ /^stable:(\d+)\.(\d+\.\d+)$/;
+	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
+	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
+	return undef;
+}
+
+# The same reference in words: what it is, and where to read it.
+sub reference_text {
+	my ($ref) = @_;
+	my $url = reference_url($ref);
+	my $what = $ref =~ /^linux:(\w+)$/ ? "upstream commit $1"
+		 : $ref =~ /^stable:(\S+)$/ ? "fixed in stable release $1"
+		 : $ref =~ /^unfixed:(\S+)$/ ? "not fixed as of $1"
+		 : $ref =~ /^man:([\w.-]+?)\.(\d)$/ ? "$1($2)" : $ref;
+	return $url ? "$what, $url" : $what;
 }
 
 # Results a crash or a missing binary stand for, one line per column and
@@ -211,8 +318,13 @@ sub match_kernel {
 sub pair_columns {
 	my ($old, $new) = @_;
 	my (@pairs, %used);
+	# By release, by major.minor, then the host column of each run with
+	# the other whatever its release (meta where=host: a CI runner's image
+	# update changes the host kernel, not what is compared).
 	my @keys = (sub { "$_[0]{kernel}/$_[0]{pass}" },
-		    sub { short_kernel($_[0]{kernel}) . "/$_[0]{pass}" });
+		    sub { short_kernel($_[0]{kernel}) . "/$_[0]{pass}" },
+		    sub { ($_[0]{meta}{where} // '') eq 'host' ? "host/$_[0]{pass}"
+			  : "\0$_[0]{kernel}/$_[0]{pass}" });
 	my %ok = map { $_->{kernel} => 1 } @$old;
 	my %nk = map { $_->{kernel} => 1 } @$new;
 	push @keys, sub { $_[0]{pass} } if keys %ok == 1 && keys %nk == 1;
@@ -278,9 +390,11 @@ sub compare {
 		push @{$cat{regressions}},
 		    {case => '(all cases)', columns => "$c->{kernel}/$c->{pass}",
 		     old_column => column_id($c), new_column => undef, old => undef, new => undef,
-		     reason => 'no result for this kernel and pass in the new run'};
+		     reason => 'not run in the new run'};
 	}
 	return {schema => 'nsconform-compare', title => $title,
+		errors => [map { {column => column_id($_), kernel => $_->{kernel},
+				  reason => $_->{error_line}} } error_columns($new)],
 		pairs => [map { {old => column_id($_->[0]), new => column_id($_->[1])} } @$pairs],
 		only_old => [map { column_id($_) } @$oonly],
 		only_new => [map { column_id($_) } @$nonly],

@@ -9,7 +9,6 @@ use warnings;
 use Cwd qw(abs_path);
 use File::Basename qw(basename dirname);
 use File::Find;
-use TAP::Parser;
 use NSConform::Util;
 use Exporter qw(import);
 our @EXPORT = qw(@STATUSES %BAD %LABEL read_meta load_folder read_tap_file verdicts
@@ -94,26 +93,54 @@ sub bad_status {
 	return 'fail';
 }
 
-# One result of one test, from a TAP::Parser test line.
+# Limits that keep the reader bounded whatever a .tap file holds: a file
+# is read up to $MAX_BYTES, a line up to $MAX_LINE characters, a test keeps
+# $MAX_DIAG diagnostic lines, and a plan whose unrun tests would exceed
+# $MAX_NOTRUN is not expanded test by test (the file is one CRASH instead).
+our $MAX_BYTES = 32 << 20;
+our $MAX_LINE = 8192;
+our $MAX_DIAG = 400;
+our $MAX_NOTRUN = 10000;
+my $MAX_NUMBER = 999_999_999;	# a test number beyond this is not a test number
+
+# One test line of TAP, parsed as TAP::Parser's grammar does (ok/not ok, an
+# optional number, a description, a SKIP or TODO directive); undef when the
+# line is no test line.
+sub parse_test_line {
+	my ($l) = @_;
+	return undef unless $l =~ /^(not )?ok\b\s*(\d+)?\s*(.*)\z/s;
+	my ($ok, $num, $desc) = (!defined $1, $2, $3);
+	my ($dir, $expl) = ('', '');
+	if ($desc =~ /^([^\\#]*(?:\\.[^\\#]*)*)#\s*(SKIP|TODO)\b\s*(.*)$/is) {
+		($desc, $dir, $expl) = ($1, uc $2, $3);
+	}
+	s/^\s+//, s/\s+$// for $desc, $expl;
+	return {ok => $ok, number => $num, description => $desc, directive => $dir,
+		explanation => $expl, raw => $l};
+}
+
+# One result of one test, from a parsed test line ($t, numbered).
 sub test_result {
 	my ($binary, $t, $diag) = @_;
-	my $desc = $t->description // '';
+	my $desc = $t->{description};
 	my ($name, $note) = ($desc, '');
-	($name, $note) = ($1, $2) if $desc =~ /^(.*?)\s+#\s*(.*)$/;
+	($name, $note) = ($1, $2) if $desc =~ /^(.*?)\s+#\s*(.*)$/s;
 	$name =~ s/^-\s+//;
-	$name = "test_" . $t->number if $name eq '';
-	my %r = (binary => $binary, number => $t->number, raw => $t->as_string,
+	$name =~ s/^global\.//;
+	$name = "test_" . $t->{number} if $name eq '';
+	my %r = (binary => $binary, number => $t->{number}, raw => $t->{raw},
 		 diag => $diag, reason => '');
-	if ($t->is_actual_ok) {
-		if ($t->has_skip) {
-			@r{qw(status reason)} = ('skip', $t->explanation // '');
-		} elsif ($t->has_todo || $note =~ /^XFAIL\b/) {
-			@r{qw(status reason)} = ('xfail', $t->explanation || $note);
+	my $todo = $t->{directive} eq 'TODO';
+	if ($t->{ok}) {
+		if ($t->{directive} eq 'SKIP') {
+			@r{qw(status reason)} = ('skip', $t->{explanation});
+		} elsif ($todo || $note =~ /^XFAIL\b/) {
+			@r{qw(status reason)} = ('xfail', $t->{explanation} || $note);
 		} else {
 			$r{status} = 'pass';
 		}
-	} elsif ($t->has_todo) {
-		@r{qw(status reason)} = ('xfail', $t->explanation // '');
+	} elsif ($todo) {
+		@r{qw(status reason)} = ('xfail', $t->{explanation});
 	} else {
 		$r{reason} = $note;
 		$r{status} = bad_status($name, $note, $binary);
@@ -123,77 +150,130 @@ sub test_result {
 			$r{reason} =~ s/^#\s*//;
 		}
 	}
-	$name =~ s/^global\.//;
 	$name =~ s/^\Q$binary\E\.(not_run_\d+)$/$1/;
 	$r{test} = $name;
 	return \%r;
 }
 
+# The bytes of a .tap file, at most $MAX_BYTES of them: (text, why it is
+# not all) or (undef, why it cannot be read).
+sub read_capped {
+	my ($file) = @_;
+	open(my $fh, '<:raw', $file) or return (undef, "cannot read $file: $!");
+	my $s = '';
+	my $n = read($fh, $s, $MAX_BYTES);
+	return (undef, "cannot read $file: $!") unless defined $n;
+	my $more = read($fh, my $extra, 1);
+	close($fh);
+	return ($s, $more ? "the file is larger than $MAX_BYTES bytes: only its start was read"
+			  : undef);
+}
+
 # The results of one CASE.tap.  $ctx: {crashed => why the kernel died} for
 # a column whose guest crashed.  Returns a list of results; a stream cut
 # short is completed here: the test of the last "#  RUN" line that has no
-# result is a crash, the tests after it are not run.
+# result is a crash, the tests after it are not run.  Whatever the file
+# holds (junk, a last line without newline, absurd numbers or plans), the
+# reader gives the results of its test lines and at most one more result,
+# CASE/(TAP) with status crash, saying what is wrong with the stream; time
+# and memory stay bounded (the limits above).
 sub read_tap_file {
 	my ($file, $ctx) = @_;
 	$ctx //= {};
 	my $binary = basename($file, '.tap');
-	my $tap = slurp($file);
+	my ($tap, $cut) = read_capped($file);
 	my @out;
 	my $add = sub { push @out, $_[0]; return $_[0]; };
 	my %whole = (binary => $binary, test => '(TAP)', number => 0, raw => '');
 	if (!defined $tap || $tap !~ /\S/) {
 		return {%whole, status => 'crash', diag => [],
-			reason => defined $tap ? 'empty TAP file' : "cannot read $file: $!"};
+			reason => defined $tap ? 'empty TAP file' : $cut};
 	}
-	my $p = TAP::Parser->new({tap => $tap});
-	my (@pending, $running, $last_r);
-	my $last = 0;
-	while (my $t = $p->next) {
-		if ($t->is_test) {
+	my (@pending, $running, $last_r, $planned, @errs);
+	my ($run, $last, $dropped) = (0, 0, 0);
+	my $note = sub { push @errs, $_[0] if @errs < 5; };
+	pos($tap) = 0;
+	while ($tap =~ /\G([^\n]*)(?:\n|\z)/gc) {
+		my $l = $1;
+		last if $l eq '' && pos($tap) >= length $tap;
+		$l =~ s/\r\z//;
+		$l = substr($l, 0, $MAX_LINE) . ' [line cut]' if length $l > $MAX_LINE;
+		if (my $t = parse_test_line($l)) {
+			$run++;
+			my $n = $t->{number};
+			if (defined $n && (length $n > 9 || $n > $MAX_NUMBER)) {
+				$note->("test number $n is out of range");
+				$n = undef;
+			}
+			if (defined $n && $n != $run) {
+				$note->("tests out of sequence: found $n, expected $run");
+			}
+			$t->{number} = $n // $run;
 			$last_r = $add->(test_result($binary, $t, [@pending]));
-			$last = $t->number;
-			@pending = ();
+			$last = $t->{number};
+			(@pending, $dropped) = ();
 			$running = undef;
-		} elsif ($t->is_comment || $t->is_unknown) {
-			my $l = $t->as_string;
+		} elsif ($l =~ /^1\.\.(\d+)(?:\s.*)?$/) {
+			if (defined $planned) {
+				$note->("more than one plan");
+			} elsif (length $1 > 9) {
+				$note->("plan 1..$1 is out of range");
+				$planned = -1;
+			} else {
+				$planned = $1 + 0;
+			}
+		} else {
 			my $health = $last_r && $last_r->{status} eq 'health';
 			if ($health && $l =~ /^#\s*klog:\s?(.*)$/) {
-				push @{$last_r->{diag}}, $l;
-				push @{$last_r->{klog}}, $1;
+				if (@{$last_r->{klog} // []} < $MAX_DIAG) {
+					push @{$last_r->{diag}}, $l;
+					push @{$last_r->{klog}}, $1;
+				}
 				next;
 			}
+			next if $l =~ /^TAP version \d+\s*$/ || $l !~ /\S/;
 			$running = $1 if $l =~ /^#\s+RUN\s+(\S+)/;
-			push @pending, $l unless noise($l);
-		} elsif ($t->is_bailout) {
-			push @pending, $t->as_string;
+			next if noise($l);
+			if (@pending < $MAX_DIAG) {
+				push @pending, $l;
+			} elsif (!$dropped++) {
+				push @pending, "# [more diagnostic lines left out]";
+			}
 		}
 	}
-	my $planned = $p->tests_planned;
+	my $bad_plan = defined $planned && $planned < 0;
+	$planned = undef if $bad_plan;
 	my $cause = $ctx->{crashed} ? "the kernel crashed ($ctx->{crashed})"
 				    : 'the TAP stream ended early';
 	my $next = $last + 1;
-	if ((!defined $planned || $p->tests_run < $planned) && defined $running) {
+	if ((!defined $planned || $run < $planned) && defined $running && !$bad_plan) {
 		(my $name = $running) =~ s/^global\.//;
+		$name = "test_$next" if $name eq '';
 		$add->({binary => $binary, test => $name, number => $next, status => 'crash',
 			diag => [@pending], reason => "CRASH $cause while this test ran",
 			raw => ''});
 		$planned //= $next;
 		$next++;
 	}
-	if (defined $planned && $p->tests_run < $planned) {
-		for my $n ($next .. $planned) {
-			$add->({binary => $binary, test => "not_run_$n", number => $n,
-				status => 'notrun', diag => [],
-				reason => "$cause before this test ran", raw => ''});
+	my @whole;	# what is wrong with the stream as a whole
+	push @whole, $cut if $cut;
+	if (defined $planned && $run < $planned) {
+		if ($planned - $next + 1 > $MAX_NOTRUN) {
+			push @whole, "plan 1..$planned but $run test(s) ran: not a plausible plan";
+		} else {
+			for my $n ($next .. $planned) {
+				$add->({binary => $binary, test => "not_run_$n", number => $n,
+					status => 'notrun', diag => [],
+					reason => "$cause before this test ran", raw => ''});
+			}
 		}
-	} elsif (!defined $planned) {
-		$add->({%whole, status => 'crash', reason => "no plan: $cause",
-			diag => [@pending]});
+	} elsif (!defined $planned && !$bad_plan) {
+		push @whole, "no plan: $cause";
 	}
-	my @errs = grep { !/^Bad plan|^No plan/ } $p->parse_errors;
-	if (@errs) {
-		$add->({%whole, status => 'fail', diag => [],
-			reason => "TAP errors: " . join('; ', @errs)});
+	push @whole, "TAP errors: " . join('; ', @errs) if @errs;
+	if (@whole) {
+		$add->({%whole, status => 'crash', reason => join('; ', @whole),
+			diag => (@out ? [] : [@pending])});
 	}
 	return @out;
 }
@@ -270,24 +350,60 @@ sub pass_order {
 	return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1];
 }
 
+# The one-line reason a kernel could not be run: meta's error= (reason= is
+# read too), its first line.
+sub error_reason {
+	my ($meta) = @_;
+	my $why = $meta->{error} // $meta->{reason} // '';
+	($why) = $why =~ /^\s*(.*?)\s*$/m;
+	return length $why ? $why : 'no reason given (meta has status=error and no error=)';
+}
+
+# The entries of folder D, sorted, or undef (with $!) when it cannot be read.
+sub entries {
+	my ($d) = @_;
+	opendir(my $dh, $d) or return undef;
+	my @e = sort grep { !/^\.\.?$/ } readdir($dh);
+	closedir($dh);
+	return \@e;
+}
+
+# A column that stands for results that could not be had: the kernel could
+# not be run (meta status=error) or its folder could not be read.
+sub error_column {
+	my ($run, $kernel, $pass, $dir, $meta, $why, $line) = @_;
+	return {run => $run, kernel => $kernel, pass => $pass, dir => $dir, meta => $meta,
+		results => {}, never => {}, error => $why,
+		error_line => $line // "its results could not be read: $why",
+		crashed => undef, crashed_short => undef, case_ms => {}};
+}
+
 # The columns (one per kernel and pass) of one kernel folder.
 sub load_kernel_dir {
 	my ($dir, $run) = @_;
-	my $meta = read_meta("$dir/meta");
+	my $list = entries($dir);
+	if (!$list) {
+		my $why = "$dir: cannot read: $!";
+		return error_column($run, basename($dir), 'none', $dir, {}, $why);
+	}
+	my $meta = -e "$dir/meta" ? read_meta("$dir/meta") : undef;
 	if (!$meta) {
-		warning("$dir: no meta file; the kernel is named after the folder");
+		warning(-e "$dir/meta" ? "$dir/meta: cannot read: $!"
+			: "$dir: no meta file; the kernel is named after the folder");
 		$meta = {};
 	}
 	my $kernel = $meta->{kernel} || basename($dir);
-	my %passes = map { basename(dirname($_)) => 1 } glob("$dir/*/*.tap");
+	# Pass folders: those with TAP files, and those that cannot be read.
+	my %passes = map { $_ => 1 } grep { my @t = glob("$dir/$_/*.tap");
+					    @t || -d "$dir/$_" && !entries("$dir/$_") } @$list;
 	$passes{$_} = 1 for split ' ', ($meta->{passes} // '');
 	%passes = map { $_ => 1 } grep { $_ eq $only_pass } keys %passes if defined $only_pass;
 	# The kernel crashed or could not be run: status= in meta.
 	my $st = $meta->{status} // '';
 	my $kcrash;
 	$kcrash = $meta->{crash} || 'the guest crashed' if $st eq 'crashed';
-	$kcrash = 'not run: ' . ($meta->{error} || 'error') if $st eq 'error';
 	my ($short) = defined $kcrash ? $kcrash =~ /^\s*(.*?)\s*$/m : ();
+	my $kerr = $st eq 'error' ? error_reason($meta) : undef;
 	my $klog = console_log($dir);
 	my %never;
 	for (split ' ', $meta->{not_run} // '') {
@@ -296,14 +412,25 @@ sub load_kernel_dir {
 	my @cols;
 	for my $pass (sort { pass_order($a, $b) } keys %passes) {
 		my $pdir = "$dir/$pass";
+		if (defined $kerr) {
+			push @cols, error_column($run, $kernel, $pass, $dir, $meta, $kerr,
+						 "the kernel could not be run: $kerr");
+			next;
+		}
+		my $plist = -e $pdir ? entries($pdir) : [];
+		if (!$plist) {
+			push @cols, error_column($run, $kernel, $pass, $dir, $meta,
+						 "$pdir: cannot read: $!");
+			next;
+		}
 		my $col = {run => $run, kernel => $kernel, pass => $pass, dir => $dir,
 			   meta => $meta, results => {}, kernel_log => $klog,
 			   never => $never{$pass} || {}, crashed => $kcrash,
-			   crashed_short => $short, error => $st eq 'error'};
+			   crashed_short => $short};
 		my $timing = read_meta("$pdir/timing");
 		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
 		$col->{case_ms} = case_ms("$dir/cases", $pass);
-		my @taps = sort glob("$pdir/*.tap");
+		my @taps = map { "$pdir/$_" } grep { /\.tap$/ } @$plist;
 		if (!@taps && !defined $kcrash) {
 			warning("$dir: the $pass pass has no TAP files");
 		}
@@ -313,11 +440,13 @@ sub load_kernel_dir {
 		push @cols, $col;
 	}
 	if (!@cols) {
+		return error_column($run, $kernel, 'none', $dir, $meta, $kerr,
+				    "the kernel could not be run: $kerr") if defined $kerr;
 		fatal("$dir: no pass folders with TAP files and no passes= in its meta")
 		    unless defined $kcrash;
 		push @cols, {run => $run, kernel => $kernel, pass => 'none', dir => $dir,
 			     meta => $meta, results => {}, kernel_log => $klog, never => {},
-			     crashed => $kcrash, crashed_short => $short, error => $st eq 'error'};
+			     crashed => $kcrash, crashed_short => $short};
 	}
 	return @cols;
 }
@@ -329,12 +458,22 @@ sub load_folder {
 	fatal("$arg: not a folder") unless -d $arg;
 	my $dir = $arg;
 	$dir =~ s{/+$}{} unless $dir eq '/';
+	my $list = entries($dir) or fatal("$arg: cannot read: $!");
 	if (is_kernel_dir($dir)) {
 		my $real = abs_path($dir);
 		return load_kernel_dir($dir, basename(dirname($real)));
 	}
-	my @kdirs = grep { -d $_ && !-l $_ && is_kernel_dir($_) } sort glob("$dir/*");
-	if (!@kdirs) {
+	my $run = basename(abs_path($dir));
+	my (@kdirs, @unreadable);
+	for my $k (map { "$dir/$_" } @$list) {
+		next unless -d $k && !-l $k;
+		if (!entries($k)) {
+			push @unreadable, [$k, "$!"];
+		} elsif (is_kernel_dir($k)) {
+			push @kdirs, $k;
+		}
+	}
+	if (!@kdirs && !@unreadable) {
 		my @runs = grep { -d $_ && !-l $_ && grep { is_kernel_dir($_) } glob("$_/*") }
 			   glob("$dir/*");
 		fatal("$arg: a results root, not a run: name one of its runs, e.g. $arg/latest")
@@ -342,8 +481,9 @@ sub load_folder {
 		fatal("$arg: not a results folder: expected RUN/KERNEL/PASS/CASE.tap"
 		      . " with RUN/KERNEL/meta (give RUN or RUN/KERNEL)");
 	}
-	my $run = basename(abs_path($dir));
-	return map { load_kernel_dir($_, $run) } @kdirs;
+	return (map { load_kernel_dir($_, $run) } @kdirs),
+	       map { error_column($run, basename($_->[0]), 'none', $_->[0], {},
+				  "$_->[0]: cannot read: $_->[1]") } @unreadable;
 }
 
 1;

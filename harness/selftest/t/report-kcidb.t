@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
 validate=$top/harness/kcidb-validate
-plan 14
+plan 17
 
 real_tap "$selftest/whoami" "$selftest/failing" "$selftest/crashes"
 m=$scratch/res/kc
@@ -55,20 +55,31 @@ perl -MJSON::PP -e '
 	print "version $d->{version}{major}.$d->{version}{minor}\n";' \
 	< "$scratch/k.json" > "$scratch/k.txt"
 like "kcidb: version 5.3" "$scratch/k.txt" '^version 5\.3$'
-like "kcidb: a dot-separated test path" "$scratch/k.txt" '^test nsconform\.failing\.fails FAIL '
+like "kcidb: a dot-separated test path, the pass in it" "$scratch/k.txt" \
+	'^test nsconform\.(root|user)\.failing\.fails FAIL '
 like "kcidb: a feature SKIP" "$scratch/k.txt" \
-	'^test nsconform\.failing\.passes SKIP nsconform:kc:6_12_118_deb13-amd64:build'
-like "kcidb: a pass" "$scratch/k.txt" '^test nsconform\.whoami\.whoami PASS '
+	'^test nsconform\.(root|user)\.failing\.passes SKIP nsconform:kc:6_12_118_deb13-amd64:build'
+like "kcidb: a pass" "$scratch/k.txt" '^test nsconform\.(root|user)\.whoami\.whoami PASS '
 like "kcidb: a crashing binary is an ERROR" "$scratch/k.txt" \
-	'^test nsconform\.crashes\.[a-z_]+ ERROR '
+	'^test nsconform\.(root|user)\.crashes\.[a-z_]+ ERROR '
 like "kcidb: the recorded time, shared among the binary's tests" "$scratch/k.txt" \
-	'^test nsconform\.failing\.fails FAIL .* duration=0\.6$'
+	'^test nsconform\.(root|user)\.failing\.fails FAIL .* duration=0\.6$'
 unlike "kcidb: no slash in a path" "$scratch/k.txt" '^test [^ ]*/'
 like "kcidb: the expectation is an issue, its reference a URL" "$scratch/k.txt" \
 	'^issue nsconform:issue:failing_fails_7_3 https://git\.kernel\.org/linus/0123456789ab$'
 like "kcidb: the known failure on 7.3 is an incident" "$scratch/k.txt" \
 	'^incident nsconform:kc:7_3_4_deb13-amd64:[a-z]+:failing/fails '\
 'nsconform:issue:failing_fails_7_3$'
+
+is "kcidb: root and user are distinct tests of a build (F28)" \
+	"$(awk '$1 == "test" { print $2, $4 }' "$scratch/k.txt" | sort | uniq -d | wc -l)" 0
+"$report" --expectations "$scratch/exp" --format kcidb --url-base https://ci.invalid/art/ \
+	"$m" 2>/dev/null | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+	print "log $_->{log_url}\n" for grep { $_->{log_url} } @{$d->{tests}};' > "$scratch/u.txt"
+like "kcidb: --url-base gives the log URL of the served results (F28)" "$scratch/u.txt" \
+	'^log https://ci\.invalid/art/kc/6\.12\.118%2Bdeb13-amd64/(root|user)/failing\.tap$'
+"$report" --format kcidb --url-base /not/a/url "$m" > /dev/null 2>&1
+is "kcidb: --url-base takes a URL" $? 2
 
 # The validator can fail.
 perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); $d->{tests}[0]{path} = "a/b";
@@ -86,7 +97,7 @@ if [ -n "${NSCONFORM_KCIDB_RUN:-}" ]; then
 	"$validate" "$scratch/run.json" >&2
 	is "kcidb: the matrix run $NSCONFORM_KCIDB_RUN validates" $? 0
 else
-	echo "ok 14 # SKIP NSCONFORM_KCIDB_RUN names no matrix run"
+	echo "ok 17 # SKIP NSCONFORM_KCIDB_RUN names no matrix run"
 	_n=$((_n + 1))
 fi
 done_testing

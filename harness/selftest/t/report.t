@@ -5,12 +5,13 @@
 # of the CI definitions (make test validates ci/*.yml here).
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 91
+plan 93
 
 # Real TAP: passing, failing, hanging and crashing binaries.
 real_tap "$selftest/whoami" "$selftest/failing" "$selftest/hangs" "$selftest/crashes"
 is "check keeps its exit status (1: a case failed)" $? 1
-grep -v "warning: stale expectation" "$scratch/check.out" | tail -n 12 > "$scratch/check.tail"
+grep -v "warning: stale expectation" "$scratch/check.out" | sed -n '/^nsconform report: /,$p' \
+	> "$scratch/check.tail"
 like "check ends with the report's summary" "$scratch/check.tail" \
 	'^nsconform report: .* (root|user): [0-9]+ passed, [1-9][0-9]* failed'
 like "the summary names the failing case" "$scratch/check.tail" '^  FAIL failing/fails: .*Expected'
@@ -128,7 +129,7 @@ rm -rf "$scratch/res/m4/6.1.0-47-amd64"
 "$report" --no-expectations --baseline "$m" "$scratch/res/m4" > "$scratch/gone" 2> /dev/null
 is "baseline: a vanished kernel exits 1" $? 1
 like "baseline: it is a regression" "$scratch/gone" \
-	"^REGRESSION +6\\.1\\.0-47-amd64/$p1 \\(all cases\\): absent -> absent: no result"
+	"^REGRESSION +6\\.1\\.0-47-amd64/$p1 \\(all cases\\): not run in the new run"
 
 # Two kernels of one run.
 "$report" --no-expectations --across 5.10,6.1 "$m" > "$scratch/across1" 2>> "$scratch/stderr"
@@ -266,7 +267,11 @@ like "findings: an entry whose results all pass is stale" "$scratch/find.err" \
 like "findings: in the json" "$scratch/find.json" '^seen:6\.12\.9 stale:unfixed as of 7\.3 stale:'
 printf '# x\n\n<!-- findings:begin -->\nold\n<!-- findings:end -->\ntail\n' > "$scratch/README"
 "$report" --expectations "$scratch/exp-f" --format findings --readme "$scratch/README" "$h" \
-	2>/dev/null
+	2> "$scratch/readme.err"
+is "findings: --readme refuses a run that is not a full matrix (F31)" $? 2
+like "findings: and says why" "$scratch/readme.err" 'not a full matrix run \(1 kernel\(s\), 1 of'
+"$report" --expectations "$scratch/exp-f" --format findings --readme "$scratch/README" --partial \
+	"$h" 2>/dev/null
 like "findings: the README section is rewritten" "$scratch/README" \
 	'^\| `uts/unshare\\_moves\\_caller` \| unshare\(CLONE\\_NEWUTS\) moves'
 unlike "findings: what was between the markers is gone" "$scratch/README" '^old$'

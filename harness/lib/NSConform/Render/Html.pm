@@ -7,6 +7,7 @@ use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
 use NSConform::Features;
+use NSConform::Render::Text ();
 use File::Spec;
 
 # Where the page is written (harness/report -o), so that links to the
@@ -45,8 +46,13 @@ td pre, .log pre { text-align: left; font-size: 0.8em; font-weight: normal; whit
 .health { background: #f48fb1; font-weight: bold; }
 .error { background: #b0bec5; font-weight: bold; }
 .missing { background: #f5f5f5; color: #999; }
+.why { display: block; font-size: 0.75em; font-weight: normal; max-width: 18em;
+	text-align: left; }
+table.m td { text-align: center; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 4px; border: 1px solid #bbb; }
 .warn { background: #fff3e0; border-left: 4px solid #fb8c00; padding: 0.3em 0.8em; }
+.kerror { background: #ffebee; border-left: 6px solid #c62828; padding: 0.3em 0.8em;
+	margin: 0.3em 0; }
 .crashed { background: #f3e5f5; border-left: 4px solid #8e24aa; padding: 0.3em 0.8em; }
 .verdict { font-size: 1.2em; padding: 0.4em 0.8em; border: 2px solid; display: inline-block; }
 .verdict.bad { background: #ffebee; border-color: #c62828; }
@@ -106,31 +112,46 @@ sub href {
 	return $p;
 }
 
+# A reference of fixtures/expectations, linked when it names a commit, a
+# stable release or a man page.
+sub ref_html {
+	my ($ref) = @_;
+	my $url = reference_url($ref // '');
+	return h($ref) unless $url;
+	return "<a href=\"" . h($url) . "\" title=\"" . h(reference_text($ref)) . "\">" . h($ref)
+	    . "</a>";
+}
+
 sub anchor { (my $s = join('-', @_)) =~ s/[^A-Za-z0-9_.-]/_/g; return "c-$s"; }
 
 # The verdict, then every failure, regression and deviation as a link.
 sub triage {
 	my ($cols, $ids, $findings, $cmp) = @_;
-	my ($bad, $known, $skip) = details($cols, $ids);
+	my $v = verdict($cols, $ids);
+	my ($known, $skip) = @$v{qw(known skips)};
+	my $bad = $v->{failures};
 	my $regs = $cmp ? $cmp->{regressions} : [];
+	my @err = @{$v->{errors}};
 	my $nbad = @$bad + @$regs;
 	my @kern = grep { defined $_->{crashed} } @$cols;
 	my %k = map { $_->{kernel} => 1 } @$cols;
-	out("<p class=\"verdict " . ($nbad ? 'bad' : 'good') . "\"><b>"
-	    . ($nbad ? 'FAILED' : 'PASSED') . "</b>: " . scalar(@$bad)
+	my $word = @err ? 'ERROR' : $nbad || $v->{result} ne 'PASS' ? 'FAILED' : 'PASSED';
+	out("<p class=\"verdict " . ($word eq 'PASSED' ? 'good' : 'bad') . "\"><b>$word</b>: "
+	    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '') . scalar(@$bad)
 	    . " unexpected failure(s)" . ($cmp ? ", " . scalar(@$regs) . " regression(s)" : '')
 	    . ", " . scalar(@$known) . " known deviation(s), " . scalar(keys %$skip)
 	    . " distinct skip(s) over " . scalar(keys %k) . " kernel(s) and " . scalar(@$cols)
 	    . " column(s)" . (@kern ? "; a kernel crashed" : '') . "</p>\n");
+	out("<div class=\"kerror\"><b>" . h("$_->{kernel}: ERROR, " . ($_->{error_line} =~
+		/^the kernel could not be run/ ? 'the kernel could not be run'
+		: 'its results could not be read')) . "</b>: " . h($_->{error}) . "</div>\n")
+	    for @err;
 	if (@$regs) {
 		out("<h2 id=\"regressions\">Regressions against the baseline</h2>\n"
 		    . "<ul class=\"triage\">\n");
 		for my $e (@$regs) {
 			out("<li><b>" . h($e->{columns}) . "</b> " . h($e->{case}) . ": "
-			    . h(($e->{old} ? $e->{old}{shown} : 'absent') . ' -> '
-				. ($e->{new} ? $e->{new}{shown} : 'absent')
-				. ($e->{new} && length $e->{new}{reason} ? ": $e->{new}{reason}"
-				   : $e->{reason} ? ": $e->{reason}" : '')) . "</li>\n");
+			    . h(NSConform::Render::Text::describe($e, 'regressions')) . "</li>\n");
 		}
 		out("</ul>\n");
 	}
@@ -153,15 +174,16 @@ sub triage {
 		my (%by, @order);
 		for (@$known) {	# one line per case and deviation, its columns linked
 			my ($c, $r) = @$_;
-			my $k = "$r->{id}\0" . reason_of($r);
+			my $k = "$r->{id}\0$r->{known}{reason}\0$r->{known}{reference}";
 			push @order, $k unless $by{$k};
 			push @{$by{$k}}, "<a href=\"#" . anchor($c->{label}, $r->{id}) . "\">"
 			    . h($c->{label}) . "</a>";
 		}
 		for my $k (@order) {
-			my ($id, $why) = split /\0/, $k, 2;
+			my ($id, $why, $ref) = split /\0/, $k, 3;
 			out("<li><span class=\"known\">known</span> " . h($id) . " ("
-			    . join(' ', @{$by{$k}}) . "): " . h($why) . "</li>\n");
+			    . join(' ', @{$by{$k}}) . "): " . h($why) . " [" . ref_html($ref)
+			    . "]</li>\n");
 		}
 		out("<li>stale expectation " . h("$_->{case} ($_->{kernels}): $_->{stale_why}")
 		    . "</li>\n") for @stale;
@@ -171,7 +193,8 @@ sub triage {
 }
 
 sub toggles {
-	out("<div class=\"toggles\"><label><input type=\"checkbox\" id=\"hideok\""
+	# All-ok rows start hidden: the page opens on the rows that need reading.
+	out("<div class=\"toggles\"><label><input type=\"checkbox\" id=\"hideok\" checked"
 	    . " onchange=\"nsApply()\"> hide all-ok rows</label>"
 	    . "<label><input type=\"checkbox\" id=\"hideskip\" onchange=\"nsApply()\">"
 	    . " hide rows of only ok and skips</label>"
@@ -329,8 +352,11 @@ sub cell_html {
 	my @d = grep { /\S/ } @{$r->{diag}};
 	return "<td class=\"pass\" title=\"" . h($tip) . "\">ok</td>" if $st eq 'pass' && !@d;
 	my $body = join("\n", grep { length } $why, (grep { !/^#\s*\Q$why\E$/ } @d), $r->{raw});
+	# A skip's reason is shown in the cell, not only on hover.
+	my $why_html = $st eq 'skip' && length $r->{reason}
+		     ? "<span class=\"why\">" . h($r->{reason}) . "</span>" : '';
 	return "<td class=\"$st\" title=\"" . h($tip) . "\"$aid><details><summary>"
-	    . h($LABEL{$st}) . "</summary><pre>" . h($body) . "</pre>$raw</details></td>";
+	    . h($LABEL{$st}) . "$why_html</summary><pre>" . h($body) . "</pre>$raw</details></td>";
 }
 
 sub findings {
@@ -344,7 +370,8 @@ sub findings {
 			  : 'not in this run';
 		out("<tr>" . join('', map { "<td>" . h($_) . "</td>" } $e->{case},
 				  $e->{claim} || $e->{reason}, "$e->{kernels} ($e->{pass})",
-				  $e->{fixed} || '-', $e->{reference}, $state) . "</tr>\n");
+				  $e->{fixed} || '-') . "<td>" . ref_html($e->{reference})
+		    . "</td><td>" . h($state) . "</td></tr>\n");
 	}
 	out("</tbody></table>\n");
 }

@@ -30,6 +30,7 @@ sub column {
 	return {id => column_id($c), label => $c->{label},
 		run => $c->{run}, kernel => $c->{kernel}, pass => $c->{pass},
 		meta => $c->{meta}, crashed => $c->{crashed}, seconds => $c->{seconds},
+		status => column_status($c, $ids), error => $c->{error},
 		summary => {map { $_ => $s->{$_} + 0 } @STATUSES, 'failed', 'cases'}};
 }
 
@@ -52,7 +53,12 @@ sub matrix {
 					  grep { cell($_, $id) } @$cols}};
 	}
 	my @f = map { {%$_, seen_on => [@{$_->{seen_on}}]} } @{$findings // []};
+	my $v = verdict($cols, $ids);
 	document({schema => 'nsconform-report', columns => [map { column($_, $ids) } @$cols],
+		  verdict => {result => $v->{result}, failures => scalar(@{$v->{failures}}),
+			      known => scalar(@{$v->{known}}),
+			      errors => [map { {column => column_id($_), kernel => $_->{kernel},
+						reason => $_->{error}} } @{$v->{errors}}]},
 		  cases => \@cases, findings => \@f, features => feature_table($cols, $ids)});
 }
 

@@ -81,7 +81,12 @@ sub properties {
 	my $props = '';
 	my $prop = sub { $props .= "      <property name=\"" . x($_[0]) . "\" value=\"" . x($_[1])
 			 . "\"/>\n"; };
-	$prop->($_, $c->{meta}{$_}) for sort keys %{$c->{meta}};
+	# meta's status= says whether any test was not ok, known or not; the
+	# suite's status is the report's: error, crashed, failed (unexpected) or
+	# passed, so that it agrees with failures= and errors= (meta's is
+	# kept as meta_status).
+	$prop->($_ eq 'status' ? 'meta_status' : $_, $c->{meta}{$_}) for sort keys %{$c->{meta}};
+	$prop->('status', $c->{status}) if $c->{status};
 	$prop->('kernel_release', $c->{kernel});
 	$prop->('kernel_series', short_kernel($c->{kernel}));
 	$prop->("feature: $_->[0]", $_->[1]) for @{$c->{features} // []};
@@ -108,7 +113,29 @@ sub matrix {
 		(my $cls = "nsconform." . series($c->{kernel}) . ".$c->{pass}") =~ s/[^\w.-]/_/g;
 		my %per;
 		$per{(split m{/}, $_, 2)[0]}++ for grep { cell($c, $_) } @$ids;
-		for my $id (@$ids) {
+		$c->{status} = column_status($c, $ids);
+		if (defined $c->{crashed} && !grep { cell($c, $_) } @$ids) {
+			# A kernel that crashed before any result: one error, not an
+			# empty green suite.
+			$n{tests}++;
+			$n{errors}++;
+			$body .= "    <testcase classname=\"" . x("$cls.kernel") . "\" name=\""
+			    . x("$c->{kernel} crashed") . "\" time=\"0.000\">\n"
+			    . "      <error message=\"" . x($c->{crashed_short})
+			    . "\" type=\"crash\">"
+			    . x("kernel crashed: $c->{crashed}\n" . ($c->{kernel_log} // ''))
+			    . "</error>\n    </testcase>\n";
+		}
+		if (defined $c->{error}) {	# no results: one error saying why
+			$n{tests}++;
+			$n{errors}++;
+			$body .= "    <testcase classname=\"" . x("$cls.kernel") . "\" name=\""
+			    . x("$c->{kernel} could not be run") . "\" time=\"0.000\">\n"
+			    . "      <error message=\"" . x($c->{error}) . "\" type=\"error\">"
+			    . x("ERROR $c->{kernel}: $c->{error_line}") . "</error>\n"
+			    . "    </testcase>\n";
+		}
+		for my $id (defined $c->{error} ? () : @$ids) {
 			my $r = cell($c, $id) or next;
 			$n{tests}++;
 			my $bin = (split m{/}, $id, 2)[0];
@@ -121,7 +148,8 @@ sub matrix {
 		$tot{$_} += $n{$_} for keys %n;
 		my $props = properties($c, $findings);
 		my $err = defined $c->{crashed}
-			? "kernel crashed: $c->{crashed}\n" . ($c->{kernel_log} // '') : '';
+			? "kernel crashed: $c->{crashed}\n" . ($c->{kernel_log} // '')
+			: defined $c->{error} ? "ERROR $c->{kernel}: $c->{error_line}\n" : '';
 		push @suites, sprintf("  <testsuite name=\"%s\" id=\"%d\" package=\"%s\""
 				      . " hostname=\"%s\" timestamp=\"%s\" tests=\"%d\""
 				      . " failures=\"%d\" errors=\"%d\" skipped=\"%d\""

@@ -3,16 +3,18 @@
 # ../shared/vendor/kcidb/kcidb.v5.3.schema.json.
 #   checkouts  one per kernel: the Debian package it came from
 #   builds     one per kernel: that package's image for the machine
-#   tests      one per kernel, pass and case; path nsconform.<case>.<test>
+#   tests      one per kernel, pass and case; path nsconform.<pass>.<case>.<test>
 #   issues     one per entry of the expectations file (a known deviation)
 #   incidents  one per result an expectation covers (the issue seen there)
 # KCIDB needs an origin agreed with KernelCI to submit for real; ours is
-# "nsconform".  Log URLs are file:// URLs of the results folder.
+# "nsconform".  Log URLs are --url-base followed by RUN/KERNEL/FILE, or
+# file:// URLs of the results folder without it.
 package NSConform::Render::Kcidb;
 use strict;
 use warnings;
 use JSON::PP;
 use File::Spec;
+use File::Basename qw(basename);
 use NSConform::Util;
 use NSConform::Results;
 use NSConform::Model qw(:DEFAULT !compare);
@@ -36,27 +38,25 @@ sub rfc3339 {
 	return $d && $d =~ /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)Z?$/ ? "$1Z" : undef;
 }
 
+# Where the results folder will be served (harness/report --url-base): log
+# and config URLs are this base followed by RUN/KERNEL/FILE; without it,
+# file:// URLs of this machine.
+our $URL_BASE;
+
 sub file_url {
-	my ($f) = @_;
-	return undef unless defined $f && -e $f;
-	my $p = File::Spec->rel2abs($f);
+	my ($c, $rel) = @_;
+	my $f = "$c->{dir}/$rel";
+	return undef unless -e $f;
+	my $p = defined $URL_BASE ? "$c->{run}/" . basename($c->{dir}) . "/$rel"
+	      : File::Spec->rel2abs($f);
 	$p =~ s{([^A-Za-z0-9/._~-])}{sprintf '%%%02X', ord $1}ge;
-	return "file://$p";
+	return defined $URL_BASE ? ($URL_BASE =~ s{/*$}{/}r) . $p : "file://$p";
 }
 
 sub excerpt {
 	my ($s) = @_;
 	$s =~ s/\0//g;
 	return length $s > $EXCERPT ? substr($s, -$EXCERPT) : $s;
-}
-
-# A reference of the expectations file as a URL, when it names one.
-sub reference_url {
-	my ($ref) = @_;
-	return "https://git.kernel.org/linus/$1" if $ref =~ /^linux:([0-9a-f]{7,40})$/;
-	return "https://man7.org/linux/man-pages/man$2/$1.$2.html"
-	    if $ref =~ /^man:([\w.-]+?)\.(\d)$/;
-	return undef;
 }
 
 sub issue_key { my ($e) = @_; return "$e->{case} $e->{range}"; }
@@ -91,26 +91,32 @@ sub matrix {
 						@{$features->{features}}}});
 			$b{config_name} = 'debian-' . ($m->{machine} // 'x86_64')
 			    if ($m->{kernel_source} // '') eq 'debian';
-			my $cfg = file_url("$c->{dir}/config-ns");
+			my $cfg = file_url($c, 'config-ns');
 			$b{config_url} = $cfg if $cfg;
 			my @logs = grep { $_->{url} }
-				   map { {name => $_, url => file_url("$c->{dir}/$_")} }
+				   map { {name => $_, url => file_url($c, $_)} }
 				   qw(klog dmesg);
 			$b{output_files} = \@logs if @logs;
 			$b{start_time} = rfc3339($m->{date}) if rfc3339($m->{date});
 			$b{log_excerpt} = excerpt("kernel crashed: $c->{crashed}\n"
 						  . ($c->{kernel_log} // ''))
 			    if defined $c->{crashed};
+			# A kernel that could not be fetched, built into a guest or
+			# booted: the build is the ERROR, its one-line reason the excerpt.
+			@b{qw(status log_excerpt)} = ('ERROR', excerpt($c->{error}))
+			    if defined $c->{error};
 			push @builds, \%b;
 		}
 		my %per;
 		$per{(split m{/}, $_, 2)[0]}++ for grep { cell($c, $_) } @$ids;
-		for my $cid (@$ids) {
+		for my $cid (defined $c->{error} ? () : @$ids) {
 			my $r = cell($c, $cid) or next;
 			my ($bin, $test) = split m{/}, $cid, 2;
 			my $tid = id($run, $k, $c->{pass}, $cid);
 			my %t = (id => $tid, origin => $ORIGIN, build_id => $build,
-				 path => join('.', 'nsconform', part($bin),
+				 # The pass is part of the test: root and user are two
+				 # tests of one build, not one test seen twice.
+				 path => join('.', 'nsconform', part($c->{pass}), part($bin),
 					      map { part($_) } split /\./, $test),
 				 status => $STATUS{$r->{status}} // 'ERROR',
 				 environment => {comment => "$c->{pass} pass, $c->{kernel}, "
@@ -126,7 +132,7 @@ sub matrix {
 			    if $r->{status} eq 'crash' && defined $c->{crashed}
 			       && defined $c->{kernel_log};
 			$t{log_excerpt} = excerpt($log) if $log =~ /\S/ && $r->{status} ne 'pass';
-			my $tap = file_url("$c->{dir}/$c->{pass}/$bin.tap");
+			my $tap = file_url($c, "$c->{pass}/$bin.tap");
 			$t{log_url} = $tap if $tap;
 			push @tests, \%t;
 			if (my $e = $r->{known}) {

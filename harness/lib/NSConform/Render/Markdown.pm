@@ -19,55 +19,90 @@ sub md {
 	return $s;
 }
 
+# The verdict line and the one-line reasons of kernels that could not run.
+sub verdict_md {
+	my ($v, $cmp) = @_;
+	my $word = $v->{result} eq 'ERROR' ? 'ERROR' : $v->{result} eq 'FAIL'
+		 || ($cmp && @{$cmp->{regressions}}) ? 'FAILED' : 'PASSED';
+	my @err = @{$v->{errors}};
+	out("**$word**: " . (@err ? scalar(@err) . " kernel(s) could not be run, " : '')
+	    . scalar(@{$v->{failures}}) . " unexpected failure(s), "
+	    . ($cmp ? scalar(@{$cmp->{regressions}}) . " regression(s), " : '')
+	    . scalar(@{$v->{known}}) . " known deviation(s)\n\n");
+	out("- **ERROR** " . md($_->{kernel}) . ": " . md($_->{error}) . "\n") for @err;
+	out("\n") if @err;
+}
+
+# Verdict first, then what is wrong (failures, deviations), the full
+# table last: a CI summary page opens on what needs reading.
 sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
 	out("# nsconform results: " . md($title) . "\n\n");
-	out('| case | ' . join(' | ', map { md($_->{label}) } @$cols) . " |\n");
-	out('|---|' . join('', map { ':---:|' } @$cols) . "\n");
-	for my $id (@$ids) {
-		my @cells;
-		for my $c (@$cols) {
-			my $st = shown(cell($c, $id));
-			my $t = $LABEL{$st};
-			$t = "**$t**" if $BAD{$st};
-			push @cells, $t;
-		}
-		out('| ' . md($id) . ' | ' . join(' | ', @cells) . " |\n");
-	}
-	out('| **summary** | ' . join(' | ', map { md(summary_text(summarise($_, $ids))) } @$cols)
-	    . " |\n");
-	out("\n## Columns\n\n");
-	out("- **" . md($_->{label}) . "**: " . md(column_key($_)) . "\n") for @$cols;
-	my ($bad, $known, $skip) = details($cols, $ids);
+	my $v = verdict($cols, $ids);
+	verdict_md($v);
+	my ($bad, $known, $skip) = @$v{qw(failures known skips)};
 	if (@$bad) {
-		out("\n## Failures\n\n");
+		out("## Failures\n\n");
 		for (grouped($bad)) {	# a crash's rows as one line, as in text
 			my ($c, $r) = @$_;
 			out("- **$LABEL{$r->{status}}** " . md($c->{label}) . " `$r->{id}`: "
 			    . md($r->{reason}) . "\n");
-			my @d = grep { /\S/ } @{$r->{diag}};
+			my @d = grep { /\S/ && $_ !~ /^#\s*\Q$r->{reason}\E\s*$/ } @{$r->{diag}};
 			if (@d) {
 				out("\n  ```\n");
 				out("  $_\n") for @d;
 				out("  ```\n\n");
 			}
 		}
+		out("\n");
 	}
 	if (@$known) {
-		out("\n## Known\n\n");
-		out("- " . md($_->[0]{label}) . " `$_->[1]{id}`: " . md(reason_of($_->[1])) . "\n")
-		    for @$known;
+		out("## Known deviations in this run\n\n");
+		my (%by, @order);
+		for (@$known) {	# one line per case and deviation, its columns listed
+			my $e = $_->[1]{known};
+			my $k = "$_->[1]{id}\0known $_->[1]{status}: $e->{reason}\0$e->{reference}";
+			push @order, $k unless $by{$k};
+			push @{$by{$k}}, $_->[0]{label};
+		}
+		for my $k (@order) {
+			my ($id, $why, $ref) = split /\0/, $k, 3;
+			my $url = reference_url($ref);
+			out("- `$id` (" . md(join(', ', @{$by{$k}})) . "): " . md($why) . " ["
+			    . ($url ? '[' . md($ref) . "]($url)" : md($ref)) . "]\n");
+		}
+		out("\n");
 	}
 	if (%$skip) {
-		out("\n## Skips\n\n");
+		out("## Skips\n\n");
 		for my $k (sort keys %$skip) {
 			my ($id, $why) = split /\0/, $k, 2;
 			out("- `$id` (" . md(join(', ', @{$skip->{$k}})) . "): " . md($why) . "\n");
 		}
+		out("\n");
 	}
-	feature_table_md(feature_table($cols, $ids));
+	if (@$ids) {
+		out("## All results\n\n");
+		out('| case | ' . join(' | ', map { md($_->{label}) } @$cols) . " |\n");
+		out('|---|' . join('', map { ':---:|' } @$cols) . "\n");
+		for my $id (@$ids) {
+			my @cells;
+			for my $c (@$cols) {
+				my $st = shown(cell($c, $id));
+				my $t = $LABEL{$st};
+				$t = "**$t**" if $BAD{$st};
+				push @cells, $t;
+			}
+			out('| ' . md($id) . ' | ' . join(' | ', @cells) . " |\n");
+		}
+		out('| **summary** | ' . join(' | ', map { md(summary_text(summarise($_, $ids))) }
+					    @$cols) . " |\n");
+	}
+	out("\n## Columns\n\n");
+	out("- **" . md($_->{label}) . "**: " . md(column_key($_)) . "\n") for @$cols;
+	feature_table_md(feature_table($cols, $ids)) if @$ids;
 	if ($findings && @$findings) {
-		out("\n## Known deviations\n\n");
+		out("\n## Known deviations (fixtures/expectations)\n\n");
 		out(findings_table($findings));
 	}
 	warnings_section();
@@ -108,7 +143,10 @@ sub findings_table {
 			 : $e->{state} eq 'stale' ? "stale: $e->{stale_why}" : 'not in this run';
 		$s .= '| `' . md($e->{case}) . '` | ' . md($e->{claim} || $e->{reason}) . ' | '
 		    . md("$e->{kernels}" . ($e->{pass} eq '*' ? '' : " ($e->{pass} pass)")) . ' | '
-		    . md($e->{fixed} || '-') . ' | ' . md($e->{reference}) . ' | ' . md($seen)
+		    . md($e->{fixed} || '-') . ' | '
+		    . (reference_url($e->{reference}) ? '[' . md($e->{reference}) . ']('
+		       . reference_url($e->{reference}) . ')' : md($e->{reference})) . ' | '
+		    . md($seen)
 		    . " |\n";
 	}
 	return $s;

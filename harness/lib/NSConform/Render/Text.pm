@@ -13,6 +13,7 @@ my %COLOR = (pass => 32, xfail => 32, skip => 33, known => 36, fail => '1;31',
 	     health => '1;31', timeout => '1;35', crash => '1;35', error => '1;35', notrun => 35,
 	     missing => 2);
 our $use_color;
+our $TOP;	# the checkout (harness/report sets it): the cases' claims are read there
 
 sub paint {
 	my ($st, $text) = @_;
@@ -20,7 +21,14 @@ sub paint {
 	return "\e[$COLOR{$st}m$text\e[0m";
 }
 
-sub pad { my ($s, $w) = @_; return $s . (' ' x ($w - length $s)); }
+sub pad { my ($s, $w) = @_; return $s . (' ' x ($w > length $s ? $w - length $s : 0)); }
+
+# One line per kernel that could not be run or read: ERROR, why.
+sub error_lines {
+	my ($cols) = @_;
+	out(painted('error', wrapped("ERROR $_->{kernel}: $_->{error_line}"))
+	    =~ s/^  //r) for error_columns($cols);
+}
 
 # A line that starts with "  LABEL", its label painted.
 sub painted {
@@ -54,7 +62,12 @@ sub abbrev {
 # The matrix in blocks of columns, each block within $WIDTH.
 sub matrix {
 	my ($cols, $ids, $title, $findings) = @_;
-	my $w = 4;
+	error_lines($cols);
+	if (!@$ids) {
+		out("No test results" . (error_columns($cols) ? '.' : ' in these folders.') . "\n");
+		return details_text($cols, $ids, $findings);
+	}
+	my $w = 7;
 	for (@$ids) { $w = length if length > $w; }
 	$w = 44 if $w > 44 && $WIDTH < 200;
 	# Too wide: passes shortened to a letter (6.12/r), one space between.
@@ -85,7 +98,9 @@ sub matrix {
 		out($s, pad($lab[$_], $cw[$_])) for @$b;
 		out("\n");
 		for my $id (@$ids) {
-			out(pad(abbrev($id, $w), $w));
+			# A name longer than the column has a line of its own, whole,
+			# so that it can be pasted into --test; its cells follow.
+			out(length $id > $w ? "$id\n" . (' ' x $w) : pad($id, $w));
 			for my $i (@$b) {
 				my $st = shown(cell($cols->[$i], $id));
 				out($s, paint($st, pad($LABEL{$st}, $cw[$i])));
@@ -105,7 +120,7 @@ sub matrix {
 
 sub details_text {
 	my ($cols, $ids, $findings) = @_;
-	feature_table_text(feature_table($cols, $ids));
+	feature_table_text(feature_table($cols, $ids)) if @$ids;
 	out("\nColumns:\n");
 	out(wrapped("  $_->{label}: " . column_key($_))) for @$cols;
 	my ($bad, $known, $skip) = details($cols, $ids);
@@ -115,7 +130,16 @@ sub details_text {
 			my ($c, $r) = @$_;
 			out(painted($r->{status}, wrapped("  $LABEL{$r->{status}} $c->{label}"
 							  . " $r->{id}: $r->{reason}")));
-			my @d = grep { /\S/ } @{$r->{diag}};
+			# The claim and the test's own log line first; the reason is
+			# the first failed check: not again among the lines.
+			if (defined $TOP && !$r->{synthetic}) {
+				my $x = explain($TOP, $r);
+				out(wrapped("      claim: $x->{claim}"
+					    . (length $x->{source} ? " ($x->{source})" : ''), 4))
+				    if length $x->{claim};
+				out(wrapped("      log: $x->{log}", 4)) if length $x->{log};
+			}
+			my @d = grep { /\S/ && !/^#\s*\Q$r->{reason}\E\s*$/ } @{$r->{diag}};
 			splice(@d, 8) if @d > 8 && !$r->{klog};
 			out(wrapped("      $_", 2)) for @d;
 		}
@@ -203,7 +227,13 @@ sub findings {
 
 sub summary {
 	my ($cols, $ids) = @_;
+	my %done;
 	for my $c (@$cols) {
+		if (defined $c->{error}) {
+			out(wrapped("nsconform report: $c->{kernel}: ERROR: $c->{error}"))
+			    unless $done{"$c->{dir}\0$c->{error}"}++;
+			next;
+		}
 		my $s = summarise($c, $ids);
 		out(wrapped("nsconform report: $c->{kernel} $c->{pass}: " . summary_text($s)
 			    . (defined $c->{crashed} ? " - the kernel crashed" : '')));
@@ -216,15 +246,81 @@ sub summary {
 	}
 }
 
+# What is wrong with the kernel(s), for the end of make check and make
+# matrix: the kernels that could not run, then every unexpected failure and
+# every known deviation, one head line each (status, test, columns, and for
+# a deviation its first fixed release and reference), then the claim and
+# its source, the test's own log line and file:line of the failed check.
+sub failures {
+	my ($cols, $ids) = @_;
+	my $v = verdict($cols, $ids);
+	my @err = @{$v->{errors}};
+	my (%by, @order);
+	for my $kind (['bad', [grouped($v->{failures})]], ['known', $v->{known}]) {
+		for (@{$kind->[1]}) {
+			my ($c, $r) = @$_;
+			my $k = join("\0", $kind->[0], $r->{id}, $r->{status},
+				     $r->{known} ? $r->{known}{where} : '');
+			push @order, $k unless $by{$k};
+			$by{$k}{r} //= $r;
+			push @{$by{$k}{cols}}, $c->{label};
+		}
+	}
+	my %seen;
+	my @crashed = grep { defined $_->{crashed} && !$seen{$_->{dir}}++ } @$cols;
+	return unless @err || @order || @crashed;
+	my $nbad = grep { /^bad\0/ } @order;
+	my $nknown = @order - $nbad;
+	out(wrapped("nsconform: what is wrong: "
+		    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '')
+		    . (@crashed ? scalar(@crashed) . " kernel(s) crashed, " : '')
+		    . "$nbad unexpected failure(s), $nknown known deviation(s)"
+		    . ($nknown ? " (fixtures/expectations)" : '')));
+	out(painted('error', wrapped("  ERROR $_->{kernel}: $_->{error_line}"))) for @err;
+	out(painted('crash', wrapped("  CRASH $_->{kernel}: the kernel crashed: $_->{crashed_short}"
+				     . (-e "$_->{dir}/klog" ? " (log: $_->{dir}/klog)" : ''))))
+	    for @crashed;
+	for my $k (@order) {
+		my $r = $by{$k}{r};
+		my $e = $r->{known};
+		my $st = $e ? 'known' : $r->{status};
+		my $head = "  " . ($e ? 'KNOWN' : $LABEL{$st}) . " $r->{id} ("
+			 . join(' ', @{$by{$k}{cols}}) . ")";
+		if ($e) {
+			my $fixed = NSConform::Expect::fixed_in($e);
+			$head .= ": " . ($fixed =~ /^unfixed/ ? $fixed : 'first fixed '
+					 . ($fixed || 'unknown')) . " [$e->{reference}]";
+		}
+		out(painted($st, wrapped($head, 6)));
+		my $x = explain($TOP, $r);
+		my @l;
+		push @l, "claim: $x->{claim}" if length $x->{claim};
+		push @l, "source: $x->{source}" if length $x->{source};
+		push @l, "log: $x->{log}" if length $x->{log};
+		push @l, "at: $x->{at}" if length $x->{at};
+		push @l, "deviation: $e->{reason} (" . ($e->{where} =~ s{^\Q$TOP\E/}{}r) . ")"
+		    if $e;
+		push @l, "reference: " . reference_text($e->{reference})
+		    if $e && reference_url($e->{reference});
+		push @l, "reason: $r->{reason}" if !$e && !length $x->{at} && length $r->{reason}
+		    && $r->{reason} ne $x->{log};
+		out(wrapped("      $_", 4)) for @l;
+	}
+}
+
 # The closing lines over every column: known deviations, then the plain
 # "N passed, N failed, N skipped" line that CI systems read.
 sub total {
 	my ($cols, $ids) = @_;
 	my %t = map { $_ => 0 } qw(pass failed skip known);
-	for my $c (@$cols) {
+	for my $c (grep { !defined $_->{error} } @$cols) {
 		my $s = summarise($c, $ids);
 		$t{$_} += $s->{$_} // 0 for keys %t;
 	}
+	my $nerr = () = error_columns($cols);
+	out("nsconform: ERROR: $nerr kernel" . ($nerr == 1 ? '' : 's') . " could not be run or"
+	    . " read: " . join('; ', map { "$_->{kernel}: $_->{error}" } error_columns($cols))
+	    . "\n") if $nerr;
 	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
 	    if $t{known};
 	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
@@ -234,6 +330,7 @@ sub total {
 sub describe {
 	my ($e, $key) = @_;
 	my ($o, $n) = ($e->{old}, $e->{new});
+	return $e->{reason} if !$o && !$n && $e->{reason};	# a column the new run lacks
 	my $s = ($o ? $o->{shown} : 'absent') . ' -> ' . ($n ? $n->{shown} : 'absent');
 	my $r = $n && $key !~ /fixes|vanished|missing/ ? $n : $o;
 	my $why = $r ? $r->{reason} : $e->{reason} // '';
@@ -252,6 +349,8 @@ sub compare {
 	out(wrapped("  compared $_->{old} -> $_->{new}")) for @{$doc->{pairs}};
 	out(wrapped("  only in the old run: $_")) for @{$doc->{only_old}};
 	out(wrapped("  only in the new run: $_")) for @{$doc->{only_new}};
+	out(paint('error', 'ERROR') . wrapped(" $_->{kernel} (new run): $_->{reason}"))
+	    for @{$doc->{errors} // []};
 	for my $s (@SECTIONS) {
 		my $st = $s->[0] eq 'regressions' ? 'fail' : $s->[0] eq 'fixes' ? 'pass' : 'skip';
 		for my $e (@{$doc->{$s->[0]}}) {
