@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
+#include "cgroup.h"
 #include "nsapi.h"
 #include "kselftest_harness.h"
 

@@ -25,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
-#include "mntns.h"
+#include "cgroup.h"
+#include "mnt.h"
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 /* Move the caller into an IPC namespace of its own (and a user namespace when unprivileged). */

@@ -29,7 +29,7 @@
 
 #include "nsconform.h"
 #include "idpeer.h"
-#include "netns.h"
+#include "net.h"
 #include "kselftest_harness.h"
 
 /*

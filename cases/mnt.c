@@ -6,7 +6,7 @@
  * mnt_propagation.c, less privileged namespaces in mnt_locked.c.
  *
  * Every mount is made in a mount namespace of the test's own, on a tmpfs
- * it mounted there after making all mounts private (fixtures/mntns.h).
+ * it mounted there after making all mounts private (fixtures/mnt.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(mnt) {

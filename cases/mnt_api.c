@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "nsnew.h"
-#include "nserrors.h"	/* NS_GET_NSTYPE */
+#include "nsfs.h"	/* NS_GET_NSTYPE */
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "idpeer.h"
 #include "mntcov.h"
 #include "nsnew.h"

@@ -9,7 +9,7 @@
  * here) cannot be cleared.
  *
  * Each test has a base tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); a "less privileged" peer child makes a user
+ * (fixtures/mnt.h); a "less privileged" peer child makes a user
  * namespace and a mount namespace, and a peer in a new mount namespace
  * of the same user namespace is the control where the same operation
  * succeeds.
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "kselftest_harness.h"
 

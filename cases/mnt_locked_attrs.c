@@ -12,7 +12,7 @@
  *
  * Each test has a base tmpfs in a private mount namespace of its own and
  * a tmpfs "m" under it with the attribute; the less privileged side is a
- * peer child (fixtures/mntns.h) or a child that made its own user and
+ * peer child (fixtures/mnt.h) or a child that made its own user and
  * mount namespaces; the control is the same change in a mount namespace
  * of our own user namespace.
  */
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "kselftest_harness.h"
 

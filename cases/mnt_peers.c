@@ -14,7 +14,7 @@
  * shared subtrees).
  *
  * Each test works on a tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); where a second namespace is needed it is a peer
+ * (fixtures/mnt.h); where a second namespace is needed it is a peer
  * child that makes mount events on request.
  */
 #define _GNU_SOURCE
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "kselftest_harness.h"
 

@@ -9,7 +9,7 @@
  * directories of the namespace's other processes.
  *
  * Each test runs in a private mount namespace of its own with a tmpfs base
- * (fixtures/mntns.h): "n" is a tmpfs under the base (the usual new_root),
+ * (fixtures/mnt.h): "n" is a tmpfs under the base (the usual new_root),
  * "n/old" a directory in it.  The call is made by a child, which first
  * chroots where the variant needs another current root.
  */
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "idpeer.h"
 #include "kselftest_harness.h"

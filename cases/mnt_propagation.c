@@ -7,7 +7,7 @@
  * and unbindable mounts").
  *
  * Each test works on a tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); the second namespace is a peer child that makes
+ * (fixtures/mnt.h); the second namespace is a peer child that makes
  * mount events on request.  Events are checked in both namespaces, by
  * stat() from inside and by /proc/PID/mountinfo from outside.
  */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "kselftest_harness.h"
 

@@ -6,7 +6,7 @@
  * (mount_setattr(2) DESCRIPTION, ERRORS, "Extensibility"; 5.12).
  *
  * Each test has a private mount namespace of its own with a tmpfs base
- * (fixtures/mntns.h) and the tmpfs "m" under it, made by this user
+ * (fixtures/mnt.h) and the tmpfs "m" under it, made by this user
  * namespace, so nothing on it is locked.  Every refused request also asks
  * for MOUNT_ATTR_RDONLY, so that a kernel that wrongly carries it out
  * leaves "m" read-only; the same request without the fault is the control.
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "mntcov.h"
 #include "kselftest_harness.h"
 

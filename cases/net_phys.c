@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
+#include "net.h"
+#include "net_route.h"
 #include "nsnew.h"
 #include "kselftest_harness.h"
 

@@ -35,9 +35,9 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
-#include "userns.h"
+#include "net.h"
+#include "net_route.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #ifndef SIOCGSKNS

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "netns.h"
+#include "mnt.h"
+#include "net.h"
 #include "kselftest_harness.h"
 
 #define PORT_START "/proc/sys/net/ipv4/ip_unprivileged_port_start"

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "nsapi.h"
-#include "nserrors.h"
+#include "nsfs.h"
 #include "nsnew.h"
 #include "kselftest_harness.h"
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 static void limit_path(const struct ns_type *t, char *buf, size_t len)

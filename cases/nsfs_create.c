@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "nsapi.h"
-#include "nserrors.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 

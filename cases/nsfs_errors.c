@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "pid.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* --- creation needs CAP_SYS_ADMIN, type by type --------------------------- */

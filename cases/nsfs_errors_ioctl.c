@@ -13,8 +13,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) must fail with @want (no fd made). */

@@ -19,9 +19,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
+#include "nsfs.h"
 #include "nsnew.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #ifndef PIDFD_NONBLOCK

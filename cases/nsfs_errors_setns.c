@@ -21,8 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #ifndef PIDFD_NONBLOCK

@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "pid.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* --- CLONE_NEWPID from a threaded process ---------------------------------- */

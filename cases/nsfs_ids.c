@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "nsnew.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mntns.h"
+#include "mnt.h"
 #include "nsapi.h"
 #include "nsnew.h"
 #include "kselftest_harness.h"

@@ -35,9 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "pid.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) gives an fd of the namespace @want.  0 or child_fail(). */

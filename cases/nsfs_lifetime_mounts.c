@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 /* A namespace without members or mounts is freed within this. */

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsapi.h"
-#include "nserrors.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 static const char *const per_thread[] = { "uts", "ipc", "net", "cgroup" };

@@ -17,7 +17,7 @@
 
 #include "nsconform.h"
 #include "nsapi.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 #ifndef __NR_pidfd_send_signal

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "pidns.h"
+#include "net.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 /* NSpid depth of the test process, taken before any child is made. */

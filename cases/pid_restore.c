@@ -19,8 +19,8 @@
 
 #include "nsconform.h"
 #include "nsapi.h"
-#include "netns.h"
-#include "pidns.h"
+#include "net.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 #define LAST_PID "/proc/sys/kernel/ns_last_pid"

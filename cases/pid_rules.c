@@ -26,7 +26,7 @@
 
 #include "nsapi.h"
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};

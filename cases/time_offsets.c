@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
+#include "net.h"
 #include "kselftest_harness.h"
 
 #define NSEC 1000000000LL

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #define EXEC_ENV "NSCONFORM_USER_EXEC_UID"

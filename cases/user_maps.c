@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* The map line limit since 4.15 (5 before); 5.10 is the oldest kernel run. */

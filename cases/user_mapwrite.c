@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "idpeer.h"
 #include "kselftest_harness.h"
 

@@ -30,7 +30,7 @@
 
 #include "nsconform.h"
 #include "fdpass.h"
-#include "userns.h"
+#include "user.h"
 #include "idpeer.h"
 #include "kselftest_harness.h"
 

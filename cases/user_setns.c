@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* What a joining child gets: the target namespace, open, and its identity. */
