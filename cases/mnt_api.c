@@ -26,10 +26,6 @@
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
 
-#define TMPFS_MAGIC_NR 0x01021994
-#define FSCONFIG_SET_FD_CMD 5
-#define FSCONFIG_CMD_CREATE_CMD 6
-
 static int mntns_id_of_fd(int fd, uint64_t *id)
 {
 	return ioctl(fd, NS_GET_MNTNS_ID, id) ? -errno : 0;
@@ -62,15 +58,15 @@ static int tmpfs_on_tmp(void *arg)
 /* The mount of @ns_id whose mount point is /tmp, its fs type "tmpfs": its id, or 0. */
 static uint64_t find_tmp_mount(struct __test_metadata *_metadata, uint64_t ns_id)
 {
-	static struct nsnew_statmount sm;
+	static struct nsc_statmount sm;
 	uint64_t ids[512], found = 0;
-	long n = nsnew_listmount(NSNEW_LSMT_ROOT, ns_id, 0, ids, 512);
+	long n = nsnew_listmount(NSC_LSMT_ROOT, ns_id, 0, ids, 512);
 
 	EXPECT_LT(0, n) TH_LOG("listmount in ns %llu: %s", (unsigned long long)ns_id,
 			       strerror(-n));
 	for (long i = 0; i < n; i++) {
-		int r = nsnew_statmount(ids[i], ns_id, NSNEW_STATMOUNT_MNT_POINT |
-					NSNEW_STATMOUNT_FS_TYPE | NSNEW_STATMOUNT_MNT_NS_ID, &sm);
+		int r = nsnew_statmount(ids[i], ns_id, NSC_STATMOUNT_MNT_POINT |
+					NSC_STATMOUNT_FS_TYPE | NSC_STATMOUNT_MNT_NS_ID, &sm);
 
 		if (r)
 			continue;
@@ -91,7 +87,7 @@ TEST(listmount_statmount_by_mount_ns_id)
 	NS_NEED_NOT_CHROOTED();
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	struct nsnew_statmount sm;
+	struct nsc_statmount sm;
 	uint64_t mine, theirs, tmp_mnt, ids[512];
 	struct ns_holder h;
 	long n;
@@ -105,14 +101,14 @@ TEST(listmount_statmount_by_mount_ns_id)
 	tmp_mnt = find_tmp_mount(_metadata, theirs);
 	EXPECT_NE(0, tmp_mnt) TH_LOG("the holder's tmpfs on /tmp is not listed in its namespace");
 	/* not one of ours */
-	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, 512);
+	n = nsnew_listmount(NSC_LSMT_ROOT, 0, 0, ids, 512);
 	ASSERT_LT(0, n);
 	for (long i = 0; i < n; i++)
 		EXPECT_NE(tmp_mnt, ids[i]);
-	EXPECT_EQ(-ENOENT, nsnew_statmount(tmp_mnt, mine, NSNEW_STATMOUNT_MNT_BASIC, &sm));
-	EXPECT_EQ(-ENOENT, nsnew_listmount(NSNEW_LSMT_ROOT, ~0ULL - 7, 0, ids, 1));
+	EXPECT_EQ(-ENOENT, nsnew_statmount(tmp_mnt, mine, NSC_STATMOUNT_MNT_BASIC, &sm));
+	EXPECT_EQ(-ENOENT, nsnew_listmount(NSC_LSMT_ROOT, ~0ULL - 7, 0, ids, 1));
 	/* our own mounts carry our id */
-	ASSERT_EQ(0, nsnew_statmount(ids[0], 0, NSNEW_STATMOUNT_MNT_NS_ID, &sm));
+	ASSERT_EQ(0, nsnew_statmount(ids[0], 0, NSC_STATMOUNT_MNT_NS_ID, &sm));
 	EXPECT_EQ(mine, sm.mnt_ns_id);
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
@@ -125,7 +121,7 @@ static int walk_finds(int req, uint64_t from, uint64_t want, bool *ordered)
 
 	*ordered = true;
 	for (int n = 0; fd >= 0 && n < 100000; n++) {
-		struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+		struct nsc_mnt_ns_info info = { .size = sizeof(info) };
 		int next = ioctl(fd, req, &info);
 		uint64_t id = 0;
 
@@ -208,7 +204,7 @@ static int enter_and_look(int nsfd, uint64_t old_id, const char *marker, bool tm
 		return child_fail("setns: %m");
 	if (chdir("/"))
 		return child_fail("chdir: %m");
-	if (tmpfs && (statfs("/", &sf) || sf.f_type != TMPFS_MAGIC_NR))
+	if (tmpfs && (statfs("/", &sf) || sf.f_type != TMPFS_MAGIC))
 		return child_fail("the root is not the tmpfs");
 	dir = opendir("/");
 	if (!dir)
@@ -233,7 +229,7 @@ static int open_tree_worker(void *arg)
 		return child_fail("setup");
 	if (mknod("/tmp/nsc-marker", S_IFREG | 0600, 0))
 		return child_fail("marker: %m");
-	fd = mntcov_open_tree(AT_FDCWD, "/tmp", NSNEW_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	fd = mntcov_open_tree(AT_FDCWD, "/tmp", NSC_OPEN_TREE_NAMESPACE | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open_tree(OPEN_TREE_NAMESPACE): %m");
 	return enter_and_look(fd, mine, "/nsc-marker", true);
@@ -261,9 +257,9 @@ static int fsmount_worker(void *arg)
 	if (tmpfs_on_tmp(NULL) || mntns_id(0, &mine))
 		return child_fail("setup");
 	fs = nsnew_fsopen("tmpfs", 0);
-	if (fs < 0 || nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+	if (fs < 0 || nsnew_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
 		return child_fail("fsopen/fsconfig tmpfs: %m");
-	fd = nsnew_fsmount(fs, NSNEW_FSMOUNT_NAMESPACE, 0);
+	fd = nsnew_fsmount(fs, NSC_FSMOUNT_NAMESPACE, 0);
 	if (fd < 0)
 		return child_fail("fsmount(FSMOUNT_NAMESPACE): %m");
 	close(fs);
@@ -308,7 +304,7 @@ TEST(clone3_empty_mntns_gives_empty_root)
 
 	NSNEW_NEED(NSNEW_CLONE_EMPTY_MNTNS);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &before));
-	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
+	pid = ns_clone3(NSC_CLONE_EMPTY_MNTNS | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
 	ASSERT_LE(0, pid) TH_LOG("clone3: %s", strerror(errno));
 	if (pid == 0) {
 		struct ns_ident now;
@@ -339,8 +335,8 @@ static int pidns_mount_worker(void *arg)
 	fs = nsnew_fsopen("proc", 0);
 	if (pidns < 0 || fs < 0 || ns_ident_of(h.pid, "pid", &want))
 		rc = child_fail("fsopen proc / open pid ns: %m");
-	else if (nsnew_fsconfig(fs, FSCONFIG_SET_FD_CMD, "pidns", NULL, pidns) ||
-		 nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+	else if (nsnew_fsconfig(fs, NSC_FSCONFIG_SET_FD, "pidns", NULL, pidns) ||
+		 nsnew_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
 		rc = child_fail("fsconfig pidns=: %m");
 	else if ((mnt = nsnew_fsmount(fs, 0, 0)) < 0)
 		rc = child_fail("fsmount proc: %m");

@@ -86,7 +86,7 @@ static int idm_setup(struct idm *m, bool in_u1, const char *map)
 /* MOUNT_ATTR_IDMAP with @userns_fd on @fd (AT_EMPTY_PATH): 0 or -1, errno. */
 static int idmap(int fd, int userns_fd)
 {
-	struct mntcov_attr a = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = userns_fd };
+	struct nsc_mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = userns_fd };
 
 	return mntcov_setattr(fd, "", AT_EMPTY_PATH, &a);
 }

@@ -99,7 +99,7 @@ TEST_F(lattr, remount_cannot_clear_locked_attribute)
 struct setattr_call {
 	const char *path;
 	const char *opt;
-	struct mntcov_attr attr;
+	struct nsc_mount_attr attr;
 	bool less;		/* in a less privileged mount namespace */
 	int err;		/* expected errno, 0 for success */
 };

@@ -105,7 +105,7 @@ struct msa_req {
 	unsigned int flags;
 	size_t size;
 	union {
-		struct mntcov_attr attr;
+		struct nsc_mount_attr attr;
 		unsigned char page[MSA_PAGE];
 	} u;
 };
@@ -147,7 +147,7 @@ static int msa_readonly(pid_t pid, const char *path)
 TEST_F(msa, mount_setattr_refuses_with_that_errno)
 {
 	char sub[MNT_PATH_MAX], file[MNT_PATH_MAX], their[MNT_PATH_MAX + 32];
-	struct msa_req bad = { .dfd = -100, .path = self->m, .size = sizeof(struct mntcov_attr) };
+	struct msa_req bad = { .dfd = -100, .path = self->m, .size = sizeof(struct nsc_mount_attr) };
 	struct msa_req good;
 	struct mnt_peer p = { .pid = 0 };
 	pid_t where = 0;	/* whose view of m the request changes */
@@ -202,7 +202,7 @@ TEST_F(msa, mount_setattr_refuses_with_that_errno)
 		bad.path = sub;
 		break;
 	case SIZE_TOO_SMALL:
-		bad.size = sizeof(struct mntcov_attr) - 8;
+		bad.size = sizeof(struct nsc_mount_attr) - 8;
 		break;
 	case SIZE_NONZERO_TAIL:
 		/* A zero tail is fine at any size up to a page; a nonzero one is E2BIG. */
@@ -290,8 +290,8 @@ FIXTURE_TEARDOWN(msr)
 TEST_F(msr, at_recursive_changes_the_whole_tree)
 {
 	const char *tree[3] = { self->m, self->a, self->ab };
-	struct mntcov_attr ro = { .attr_set = MOUNT_ATTR_RDONLY, .propagation = MS_SHARED };
-	struct mntcov_attr nx = { .attr_set = MOUNT_ATTR_NOEXEC, .propagation = MS_UNBINDABLE };
+	struct nsc_mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY, .propagation = MS_SHARED };
+	struct nsc_mount_attr nx = { .attr_set = MOUNT_ATTR_NOEXEC, .propagation = MS_UNBINDABLE };
 	struct mnt_info mi;
 	int i;
 
@@ -318,11 +318,11 @@ TEST_F(msr, at_recursive_changes_the_whole_tree)
  */
 TEST_F(msr, attr_clr_then_attr_set)
 {
-	struct mntcov_attr ex = {
+	struct nsc_mount_attr ex = {
 		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV,
 		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
 	};
-	struct mntcov_attr both = {
+	struct nsc_mount_attr both = {
 		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RDONLY,
 		.attr_set = MOUNT_ATTR_NOEXEC,
 	};

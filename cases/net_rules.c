@@ -40,10 +40,6 @@
 #include "user.h"
 #include "kselftest_harness.h"
 
-#ifndef SIOCGSKNS
-#define SIOCGSKNS 0x894C
-#endif
-
 #define VETH_MISSING "veth driver not available"
 
 /* Declares R, a test's record shared with its children; skips without a way to a new netns. */

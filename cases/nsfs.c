@@ -24,10 +24,6 @@
 #include "nsnew.h"
 #include "kselftest_harness.h"
 
-#ifndef NSFS_MAGIC
-#define NSFS_MAGIC 0x6e736673
-#endif
-
 static int set_hostname(void *arg)
 {
 	if (sethostname(arg, strlen(arg)))

@@ -20,18 +20,11 @@
 #include "nsfs.h"
 #include "kselftest_harness.h"
 
-
-#ifndef CLONE_DETACHED
-#define CLONE_DETACHED 0x00400000
-#endif
 /*
  * 7.1 gave CLONE_PARENT_SETTID's bit a meaning for unshare():
  * UNSHARE_EMPTY_MNTNS (commit 9d4e752a24 "namespace: allow creating empty
  * mount namespaces", include/uapi/linux/sched.h).
  */
-#ifndef UNSHARE_EMPTY_MNTNS
-#define UNSHARE_EMPTY_MNTNS 0x00100000
-#endif
 
 /*
  * Flags that unshare(2) does not know on any kernel from 5.10 to 7.3 (they

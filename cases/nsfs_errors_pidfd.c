@@ -24,10 +24,6 @@
 #include "user.h"
 #include "kselftest_harness.h"
 
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
-
 /* Idents of the caller's mnt and uts namespaces. */
 struct mnt_uts {
 	struct ns_ident mnt, uts;

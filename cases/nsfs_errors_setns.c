@@ -25,10 +25,6 @@
 #include "user.h"
 #include "kselftest_harness.h"
 
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
-
 /*
  * setns(@fd, @flags): 0 when the caller is then in @target's @t namespace,
  * a child_fail() code when it returned 0 and is not.

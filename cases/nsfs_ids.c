@@ -22,10 +22,6 @@
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
 
-#ifndef SO_NETNS_COOKIE
-#define SO_NETNS_COOKIE 71
-#endif
-
 /* --- NS_GET_ID and the network namespace cookie -------------------------- */
 
 static int net_cookie(uint64_t *cookie)
@@ -81,7 +77,7 @@ TEST(net_ns_id_is_its_socket_cookie)
 
 static bool reserved_ino(ino_t ino)
 {
-	return ino >= NSNEW_MNT_INIT_INO && ino <= NSNEW_IPC_INIT_INO;
+	return ino >= NSC_MNT_INIT_INO && ino <= NSC_IPC_INIT_INO;
 }
 
 /*
@@ -100,7 +96,7 @@ TEST(initial_user_ns_has_fixed_inode)
 	if (!ns_in_initial_userns())
 		SKIP(return, "the test does not run in the initial user namespace");
 	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
-	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
+	EXPECT_EQ(NSC_USER_INIT_INO, (unsigned long)id.ino);
 }
 
 static const struct {
@@ -108,14 +104,14 @@ static const struct {
 	unsigned int ino;
 	bool since_6_18;
 } init_inodes[] = {
-	{ "ipc", NSNEW_IPC_INIT_INO, false },
-	{ "uts", NSNEW_UTS_INIT_INO, false },
-	{ "user", NSNEW_USER_INIT_INO, false },
-	{ "pid", NSNEW_PID_INIT_INO, false },
-	{ "cgroup", NSNEW_CGROUP_INIT_INO, false },
-	{ "time", NSNEW_TIME_INIT_INO, false },
-	{ "net", NSNEW_NET_INIT_INO, true },
-	{ "mnt", NSNEW_MNT_INIT_INO, true },
+	{ "ipc", NSC_IPC_INIT_INO, false },
+	{ "uts", NSC_UTS_INIT_INO, false },
+	{ "user", NSC_USER_INIT_INO, false },
+	{ "pid", NSC_PID_INIT_INO, false },
+	{ "cgroup", NSC_CGROUP_INIT_INO, false },
+	{ "time", NSC_TIME_INIT_INO, false },
+	{ "net", NSC_NET_INIT_INO, true },
+	{ "mnt", NSC_MNT_INIT_INO, true },
 };
 
 /*
@@ -214,7 +210,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 			(*seen)++;
 		}
 		for (int n = 0; n < 100000; n++) {
-			struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+			struct nsc_mnt_ns_info info = { .size = sizeof(info) };
 			int next = ioctl(fd, dir ? NS_MNT_GET_NEXT : NS_MNT_GET_PREV, &info);
 			struct ns_ident id;
 
@@ -250,7 +246,7 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !nsnew_in_initial_pidns())
 		SKIP(return, "needs real root in the initial PID namespace "
 		     "(NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
-	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
+	n = count_mntns_with_inode(NSC_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
 	EXPECT_EQ(1, n);
 }
@@ -267,7 +263,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
-		struct nsnew_nsfs_fh fh;
+		struct nsc_nsfs_fh fh;
 		struct ns_ident id, back;
 		uint64_t ns_id;
 		int fd, type, len, nfd;
@@ -280,7 +276,7 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 		ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 		len = nsnew_nsfs_handle(fd, &type, &fh);
 		EXPECT_EQ(16, len) TH_LOG("%s", t->name);
-		EXPECT_EQ(NSNEW_FILEID_NSFS, type);
+		EXPECT_EQ(NSC_FILEID_NSFS, type);
 		EXPECT_EQ(ns_id, fh.ns_id) TH_LOG("%s", t->name);
 		EXPECT_EQ(t->flag, fh.ns_type) TH_LOG("%s", t->name);
 		EXPECT_EQ((unsigned long)id.ino, fh.ns_inum) TH_LOG("%s", t->name);
@@ -296,9 +292,9 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 }
 
 /* A handle whose ns_type or ns_inum does not match the id's namespace opens nothing. */
-static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
+static int open_wrong(const struct nsc_nsfs_fh *good, int what)
 {
-	struct nsnew_nsfs_fh fh = *good;
+	struct nsc_nsfs_fh fh = *good;
 	int fd;
 
 	if (what == 0)
@@ -319,7 +315,7 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
  */
 TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 {
-	struct nsnew_nsfs_fh fh;
+	struct nsc_nsfs_fh fh;
 	int fd, type;
 
 	NSNEW_NEED(NSNEW_NSFS_HANDLES);
@@ -333,7 +329,7 @@ TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 }
 
 struct perm_view {
-	struct nsnew_nsfs_fh fh;	/* of the holder's uts namespace */
+	struct nsc_nsfs_fh fh;	/* of the holder's uts namespace */
 	struct ns_ident id;
 };
 
@@ -341,7 +337,7 @@ struct perm_view {
 static int stranger_opens(void *arg)
 {
 	struct perm_view *v = arg;
-	struct nsnew_nsfs_fh own;
+	struct nsc_nsfs_fh own;
 	int fd, type;
 
 	fd = nsnew_nsfs_open(&v->fh);
@@ -433,7 +429,7 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
  */
 TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 {
-	struct nsnew_nsfs_fh fh;
+	struct nsc_nsfs_fh fh;
 	struct ns_ident id, back;
 	struct ns_holder h;
 	bool init_pidns = nsnew_in_initial_pidns();

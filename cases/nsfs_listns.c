@@ -134,14 +134,14 @@ TEST(listns_other_namespaces_need_the_global_view)
 	EXPECT_EQ(global, nsnew_listed(uts, 0, user));
 	/* the holder's user namespace is owned by ours */
 	EXPECT_EQ(global, nsnew_listed(user, CLONE_NEWUSER, mine));
-	EXPECT_EQ(global, nsnew_listed(user, 0, NSNEW_LISTNS_CURRENT_USER));
+	EXPECT_EQ(global, nsnew_listed(user, 0, NSC_LISTNS_CURRENT_USER));
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static long raw(uint32_t size, uint32_t spare, uint32_t types, uint64_t owner,
 		uint64_t *ids, size_t nr, unsigned int flags)
 {
-	struct nsnew_ns_id_req req = {
+	struct nsc_ns_id_req req = {
 		.size = size, .spare = spare, .ns_type = types, .user_ns_id = owner,
 	};
 	long n = nsnew_listns(&req, ids, nr, flags);

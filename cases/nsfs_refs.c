@@ -30,10 +30,6 @@
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
 
-#ifndef SIOCGSKNS
-#define SIOCGSKNS 0x894C
-#endif
-
 /* Global view: listns() and handles reach namespaces the caller is not in. */
 static bool global_view(void)
 {
@@ -130,10 +126,10 @@ TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
 
 struct ids {
 	uint64_t uts, ipc, net, user;
-	struct nsnew_nsfs_fh uts_fh, ipc_fh;
+	struct nsc_nsfs_fh uts_fh, ipc_fh;
 };
 
-static int handle_of(pid_t pid, const char *type, struct nsnew_nsfs_fh *fh)
+static int handle_of(pid_t pid, const char *type, struct nsc_nsfs_fh *fh)
 {
 	int fd = ns_open(pid, type), t, r;
 
@@ -193,7 +189,7 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 	return pid;
 }
 
-static int reopen(const struct nsnew_nsfs_fh *fh)
+static int reopen(const struct nsc_nsfs_fh *fh)
 {
 	int fd = nsnew_nsfs_open(fh);
 

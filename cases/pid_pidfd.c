@@ -20,13 +20,6 @@
 #include "pid.h"
 #include "kselftest_harness.h"
 
-#ifndef __NR_pidfd_send_signal
-#define __NR_pidfd_send_signal 424
-#endif
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 FIXTURE(pidns) {};
 
 FIXTURE_SETUP(pidns)

@@ -53,7 +53,7 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 		if (!ns_type_available(file))
 			continue;	/* no such type in this kernel */
 		ASSERT_EQ(0, ns_ident_of(h.pid, file, &want)) TH_LOG("/proc/%d/ns/%s", h.pid, file);
-		fd = ioctl(pidfd, NSNEW_PIDFD_GET_NS(nr), 0);
+		fd = ioctl(pidfd, NSC_PIDFD_GET_NS(nr), 0);
 		EXPECT_LE(0, fd) TH_LOG("PIDFD_GET_%s: %s", file, strerror(errno));
 		if (fd < 0)
 			continue;
@@ -69,17 +69,17 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 static int info_inside(void *arg)
 {
 	int outer = *(int *)arg, self = ns_pidfd_open(getpid());
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	int r;
 
 	if (self < 0)
 		return child_fail("pidfd_open(self): %m");
-	r = nsnew_pidfd_info(self, NSNEW_PIDFD_MASK_PID, &info);
+	r = nsnew_pidfd_info(self, NSC_PIDFD_MASK_PID, &info);
 	close(self);
 	if (r || info.pid != 1 || info.tgid != 1 || info.ppid != 0)
 		return child_fail("own info: %d, pid %u tgid %u ppid %u", r, info.pid,
 				  info.tgid, info.ppid);
-	r = nsnew_pidfd_info(outer, NSNEW_PIDFD_MASK_PID, &info);
+	r = nsnew_pidfd_info(outer, NSC_PIDFD_MASK_PID, &info);
 	if (r != -EREMOTE)
 		return child_fail("info of a process outside our PID ns: %d (pid %u), not EREMOTE",
 				  r, info.pid);
@@ -98,7 +98,7 @@ static int info_inside(void *arg)
  */
 TEST(pidfd_info_pids_are_the_callers_view)
 {
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	struct ns_holder h;
 	int self, pidfd;
 
@@ -110,9 +110,9 @@ TEST(pidfd_info_pids_are_the_callers_view)
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, info_inside, &self));
 	pidfd = ns_pidfd_open(h.pid);
 	ASSERT_LE(0, pidfd);
-	ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID | NSNEW_PIDFD_MASK_CREDS,
+	ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS,
 				      &info));
-	EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_PID);
+	EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_PID);
 	EXPECT_EQ((uint32_t)h.pid, info.pid);
 	EXPECT_EQ((uint32_t)h.pid, info.tgid);
 	EXPECT_EQ((uint32_t)getpid(), info.ppid);
@@ -147,7 +147,7 @@ TEST(pidfd_info_exit_status_after_reap)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	for (int how = 0; how < 2; how++) {
-		struct nsnew_pidfd_info info;
+		struct nsc_pidfd_info info;
 		pid_t pid;
 		int pidfd, rc;
 
@@ -157,18 +157,18 @@ TEST(pidfd_info_exit_status_after_reap)
 		pidfd = ns_pidfd_open(pid);
 		ASSERT_LE(0, pidfd);
 		/* alive: no exit information yet */
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID |
-						     NSNEW_PIDFD_MASK_EXIT, &info));
+		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID |
+						     NSC_PIDFD_MASK_EXIT, &info));
 		if (how) {
-			EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_EXIT);
+			EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_EXIT);
 			kill(pid, SIGKILL);
 		}
 		rc = ns_wait(pid, NS_WAIT_MS);
 		EXPECT_EQ(how ? 128 + SIGKILL : 7, rc);
-		EXPECT_EQ(-ESRCH, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID, &info));
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_EXIT, &info));
-		EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_EXIT);
-		EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_PID);
+		EXPECT_EQ(-ESRCH, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info));
+		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_EXIT, &info));
+		EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_EXIT);
+		EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_PID);
 		EXPECT_EQ(how ? SIGKILL : 7 << 8, info.exit_code);
 		close(pidfd);
 	}
@@ -194,7 +194,7 @@ static int pidfs_handle(pid_t pid, struct fh_buf *h)
 /* open_by_handle_at() on pidfs; the result's pid as the caller sees it, or -errno. */
 static long pidfs_open_pid(struct fh_buf *h)
 {
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	int self = ns_pidfd_open(getpid()), fd, r;
 
 	if (self < 0)
@@ -203,7 +203,7 @@ static long pidfs_open_pid(struct fh_buf *h)
 	close(self);
 	if (fd < 0)
 		return -errno;
-	r = nsnew_pidfd_info(fd, NSNEW_PIDFD_MASK_PID, &info);
+	r = nsnew_pidfd_info(fd, NSC_PIDFD_MASK_PID, &info);
 	close(fd);
 	return r ? r : (long)info.pid;
 }

@@ -483,10 +483,6 @@ TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 
 /* --- CAP_CHECKPOINT_RESTORE and the search from ns_last_pid ---------------- */
 
-#ifndef CAP_CHECKPOINT_RESTORE
-#define CAP_CHECKPOINT_RESTORE 40
-#endif
-
 /* 1 when the kernel lacks CAP_CHECKPOINT_RESTORE (cap_last_cap below 40). */
 static int no_cap_checkpoint_restore(void)
 {

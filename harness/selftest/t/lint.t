@@ -3,8 +3,9 @@
 # the claim and its source first: a man page section like "(7)" or "(2)",
 # the article, or linux:<commit>.  Either one line, or one block whose first
 # paragraph is the claim and source.  Prints one TAP line per case file.
-# Then the harness's own scripts: none longer than 500 lines, no line wider
-# than 100 columns.
+# Then the layout of the C helpers (fixtures/, see README "Adding a case"):
+# one line per rule.  Then the harness's own scripts: none longer than 500
+# lines, no line wider than 100 columns.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -18,7 +19,8 @@ my @scripts = map { glob("$top/$_") } qw(harness/check harness/matrix harness/mu
 	harness/hygiene harness/lib/*.sh harness/lib/NSConform/*.pm
 	harness/lib/NSConform/Render/*.pm harness/selftest/run harness/selftest/lib.sh
 	harness/selftest/t/*.t);
-print "1..", scalar(@files) + scalar(@scripts), "\n";
+my @rules = layout_rules();
+print "1..", scalar(@files) + scalar(@rules) + scalar(@scripts), "\n";
 my $source = qr{\(\d\)|article|LTP|selftest|linux:[0-9a-f]{12}}i;
 
 # The comment ending on the line above @i: one line with the source, or a
@@ -55,6 +57,12 @@ for my $f (@files) {
 		   : "ok $n - $name\n";
 	print "# $_\n" for @bad;
 }
+for my $r (@rules) {
+	my ($what, @bad) = @$r;
+	$n++;
+	print @bad ? "not ok $n - $what\n" : "ok $n - $what\n";
+	print "# $_\n" for @bad;
+}
 for my $f (@scripts) {
 	open(my $fh, '<', $f) or die "$f: $!\n";
 	my @lines = <$fh>;
@@ -68,4 +76,26 @@ for my $f (@scripts) {
 	} else {
 		print "ok $n - $name\n";
 	}
+}
+
+# [rule, offending "file:line: text"...] for each layout rule of the C side.
+sub layout_rules {
+	my @c = (sort(glob("$top/cases/*.c")), sort(glob("$top/fixtures/*.[ch]")));
+	my (@fallback);
+	for my $f (@c) {
+		(my $name = $f) =~ s{^\Q$top\E/}{};
+		next if $name eq 'fixtures/uapi.h';
+		open(my $fh, '<', $f) or die "$f: $!\n";
+		my @l = <$fh>;
+		for my $i (0 .. $#l) {
+			# a fallback: "#ifndef X" followed by "#define X", other than an
+			# include guard or _GNU_SOURCE; or a syscall number of our own
+			if ($l[$i] =~ /^#\s*ifndef\s+(\w+)/ && $1 !~ /_H$|^_GNU_SOURCE$/
+			    && ($l[$i + 1] // '') =~ /^#\s*define\s+\Q$1\E\b/
+			    or $l[$i] =~ /^#\s*define\s+(__NR_|SYS_)\w+/) {
+				push @fallback, "$name:" . ($i + 1) . ": " . ($l[$i] =~ s/\s+$//r);
+			}
+		}
+	}
+	return (["no fallback constant outside fixtures/uapi.h", @fallback]);
 }
