@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "nsapi.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Paths here are far shorter than CGNS_PATH_MAX; truncation would only fail a check. */

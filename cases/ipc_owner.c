@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "idpeer.h"
+#include "user.h"
 #include "net.h"
 #include "kselftest_harness.h"
 
@@ -42,9 +42,9 @@
  */
 #define NEED_IPC_SYSCTL_OWNER(path) do {					\
 	int owned_ = ns_have_sys_admin() ? 1 :					\
-		     idpeer_ipc_sysctl_owned_by_ns_root(path);			\
+		     userns_ipc_sysctl_owned_by_ns_root(path);			\
 	ASSERT_LE(0, owned_);							\
-	NS_NEED_FEATURE(!owned_, IDPEER_IPC_SYSCTL_FEATURE, "6.1");		\
+	NS_NEED_FEATURE(!owned_, USERNS_IPC_SYSCTL_FEATURE, "6.1");		\
 } while (0)
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */

@@ -19,9 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "nsapi.h"
+#include "nsconform.h"
 #include "nsfs.h"
-#include "nsnew.h"
 #include "kselftest_harness.h"
 
 static int set_hostname(void *arg)
@@ -608,7 +607,7 @@ static int pidfd_worker(void *arg)
 
 	if (ns_holder_start(&h, PIDFD_SET, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
-	/* the tests probed NSNEW_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
+	/* the tests probed NS_F_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
 	pidfd = ns_pidfd_open(h.pid);
 	if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
@@ -632,7 +631,7 @@ TEST(setns_pidfd_joins_several_at_once)
 	};
 
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
@@ -655,7 +654,7 @@ TEST(setns_pidfd_all_or_nothing)
 	};
 
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
@@ -735,7 +734,7 @@ static int pidfd_user_worker(void *arg)
 TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
 }
 
@@ -788,7 +787,7 @@ static int pidfd_active_worker(void *arg)
 TEST(setns_pidfd_joins_the_targets_own_pid_and_time_ns)
 {
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_active_worker, NULL));
 }
 

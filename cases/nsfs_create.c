@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nsapi.h"
+#include "nsconform.h"
 #include "nsfs.h"
 #include "kselftest_harness.h"
 

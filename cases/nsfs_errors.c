@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
 #include "user.h"

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "user.h"
 #include "kselftest_harness.h"

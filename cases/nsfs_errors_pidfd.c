@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "nsfs.h"
-#include "nsnew.h"
+#include "nsconform.h"
 #include "user.h"
 #include "kselftest_harness.h"
 
@@ -169,7 +169,7 @@ TEST(setns_mntns_while_sharing_fs_einval)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-/* The holder's pidfd: the feature was probed (NSNEW_SETNS_PIDFD), so it must open. */
+/* The holder's pidfd: the feature was probed (NS_F_SETNS_PIDFD), so it must open. */
 static int pidfd_opened(int pidfd)
 {
 	return pidfd < 0 ? child_fail("pidfd_open: %m") : 0;
@@ -198,7 +198,7 @@ static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flag
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
 	ASSERT_EQ(0, rc);
 }
@@ -269,7 +269,7 @@ TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
@@ -311,7 +311,7 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
 	ASSERT_EQ(0, rc);
 }

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "user.h"
 #include "kselftest_harness.h"

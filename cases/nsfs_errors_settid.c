@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
 #include "kselftest_harness.h"

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
 #include "user.h"

@@ -17,8 +17,7 @@
 #include <unistd.h>
 
 #include "mnt.h"
-#include "nsapi.h"
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* true when the fd @fd names the namespace @type of @pid. */
@@ -466,7 +465,7 @@ static int mounts_below_root(bool *exact)
 	for (id = sx.stx_mnt_id; n < 64; n++) {
 		struct nsc_statmount sm;
 
-		if (nsnew_statmount(id, 0, NSC_STATMOUNT_MNT_BASIC, &sm) ||
+		if (ns_statmount(id, 0, NSC_STATMOUNT_MNT_BASIC, &sm) ||
 		    !(sm.mask & NSC_STATMOUNT_MNT_BASIC))
 			return n;
 		if (sm.mnt_parent_id == sm.mnt_id) {

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
 #include "user.h"

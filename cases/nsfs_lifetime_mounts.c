@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nsconform.h"
 #include "nsfs.h"
 #include "kselftest_harness.h"
 

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "nsapi.h"
 #include "pid.h"
 #include "kselftest_harness.h"
 

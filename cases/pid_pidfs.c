@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* PIDFD_GET_<type>_NAMESPACE numbers 1-10 and the /proc/PID/ns file each names. */
@@ -41,7 +41,7 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFD_GET_NS);
+	NS_NEED(NS_F_PIDFD_GET_NS);
 	ASSERT_EQ(0, ns_holder_start(&h, HOLD, NULL, NULL));
 	pidfd = ns_pidfd_open(h.pid);
 	ASSERT_LE(0, pidfd);
@@ -74,12 +74,12 @@ static int info_inside(void *arg)
 
 	if (self < 0)
 		return child_fail("pidfd_open(self): %m");
-	r = nsnew_pidfd_info(self, NSC_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(self, NSC_PIDFD_MASK_PID, &info);
 	close(self);
 	if (r || info.pid != 1 || info.tgid != 1 || info.ppid != 0)
 		return child_fail("own info: %d, pid %u tgid %u ppid %u", r, info.pid,
 				  info.tgid, info.ppid);
-	r = nsnew_pidfd_info(outer, NSC_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(outer, NSC_PIDFD_MASK_PID, &info);
 	if (r != -EREMOTE)
 		return child_fail("info of a process outside our PID ns: %d (pid %u), not EREMOTE",
 				  r, info.pid);
@@ -104,13 +104,13 @@ TEST(pidfd_info_pids_are_the_callers_view)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFD_INFO);
+	NS_NEED(NS_F_PIDFD_INFO);
 	self = ns_pidfd_open(getpid());
 	ASSERT_LE(0, self);
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, info_inside, &self));
 	pidfd = ns_pidfd_open(h.pid);
 	ASSERT_LE(0, pidfd);
-	ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS,
+	ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS,
 				      &info));
 	EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_PID);
 	EXPECT_EQ((uint32_t)h.pid, info.pid);
@@ -151,13 +151,13 @@ TEST(pidfd_info_exit_status_after_reap)
 		pid_t pid;
 		int pidfd, rc;
 
-		NSNEW_NEED(NSNEW_PIDFD_INFO_EXIT);
+		NS_NEED(NS_F_PIDFD_INFO_EXIT);
 		pid = child_that(how);
 		ASSERT_LT(0, pid);
 		pidfd = ns_pidfd_open(pid);
 		ASSERT_LE(0, pidfd);
 		/* alive: no exit information yet */
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID |
+		ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID |
 						     NSC_PIDFD_MASK_EXIT, &info));
 		if (how) {
 			EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_EXIT);
@@ -165,8 +165,8 @@ TEST(pidfd_info_exit_status_after_reap)
 		}
 		rc = ns_wait(pid, NS_WAIT_MS);
 		EXPECT_EQ(how ? 128 + SIGKILL : 7, rc);
-		EXPECT_EQ(-ESRCH, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info));
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSC_PIDFD_MASK_EXIT, &info));
+		EXPECT_EQ(-ESRCH, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info));
+		ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_EXIT, &info));
 		EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_EXIT);
 		EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_PID);
 		EXPECT_EQ(how ? SIGKILL : 7 << 8, info.exit_code);
@@ -203,7 +203,7 @@ static long pidfs_open_pid(struct fh_buf *h)
 	close(self);
 	if (fd < 0)
 		return -errno;
-	r = nsnew_pidfd_info(fd, NSC_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(fd, NSC_PIDFD_MASK_PID, &info);
 	close(fd);
 	return r ? r : (long)info.pid;
 }
@@ -240,7 +240,7 @@ TEST(pidfs_handle_opens_only_where_pid_is_visible)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFS_HANDLES);
+	NS_NEED(NS_F_PIDFS_HANDLES);
 	ASSERT_EQ(0, pidfs_handle(getpid(), &mine));
 	EXPECT_EQ(getpid(), pidfs_open_pid(&mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, handles_inside, &mine));
@@ -336,7 +336,7 @@ TEST(pid_max_is_per_pid_namespace)
 	NS_NEED_USERNS();
 
 	ASSERT_LT(1000, outer);
-	NSNEW_NEED(NSNEW_PIDNS_PID_MAX);
+	NS_NEED(NS_F_PIDNS_PID_MAX);
 	ASSERT_EQ(0, ns_sync_init(&s));
 	pid = ns_clone(CLONE_NEWUSER | CLONE_NEWPID);
 	if (pid == 0) {

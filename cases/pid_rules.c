@@ -24,7 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsapi.h"
 #include "nsconform.h"
 #include "pid.h"
 #include "kselftest_harness.h"

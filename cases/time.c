@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsapi.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Offsets used throughout: 10 and 20 days. */

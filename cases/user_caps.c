@@ -37,7 +37,6 @@
 
 #include "nsconform.h"
 #include "user.h"
-#include "idpeer.h"
 #include "kselftest_harness.h"
 
 /* @rc (a system call's result) must be -1 with errno @err. */
@@ -56,7 +55,7 @@ static int setid_unmapped(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	rc |= expect_errno(setuid(1), EINVAL, "setuid(1), unmapped");
 	rc |= expect_errno(setgid(1), EINVAL, "setgid(1), unmapped");
@@ -159,7 +158,7 @@ static int create_from_unmapped(void *arg)
 static int create_mapped(void *arg)
 {
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) with euid and egid mapped: %m");
@@ -224,9 +223,9 @@ static int dac_override(void *arg)
 	int fd, rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS))
+	if (userns_enter_as_root(CLONE_NEWNS))
 		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	if (!mkdtemp(dir))
 		return child_fail("mkdtemp: %m");
@@ -266,7 +265,7 @@ static int no_clock(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (!ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("no CAP_SYS_TIME in A to begin with");
@@ -293,9 +292,9 @@ static int no_mknod(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS))
+	if (userns_enter_as_root(CLONE_NEWNS))
 		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
 			   "mknod char device 1:3 in A");
@@ -325,7 +324,7 @@ static int no_modules(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
 		return NO_MODULES;
@@ -384,7 +383,7 @@ static int no_sysctls(void *arg)
 	int rc = 0, err;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++) {
 		err = open_w(global[i]);
@@ -438,7 +437,7 @@ static int mount_fss(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS))
+	if (userns_enter_as_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
 		const struct userns_fs *f = &userns_fss[i];
@@ -504,7 +503,7 @@ static int bits_reset(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (prctl(PR_SET_SECUREBITS, SOME_BITS))
 		return child_fail("PR_SET_SECUREBITS in A: %m");
@@ -535,12 +534,12 @@ static int bits_setns(void *arg)
 {
 	int a_fd, b_fd, rc = 0;
 	long none = 0;
-	struct idpeer b;
+	struct userns_peer b;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	a_fd = ns_open(0, "user");
 	b_fd = ns_open(b.pid, "user");
@@ -560,7 +559,7 @@ static int bits_setns(void *arg)
 		close(a_fd);
 	if (b_fd >= 0)
 		close(b_fd);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -598,17 +597,17 @@ static int sets_reset(void *arg)
 	unsigned long long bnd, amb, inh, full;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (cap_sets(&full, &amb, &inh))
 		return child_fail("read CapBnd");
 	/* In A: NET_RAW inheritable and ambient, SYS_BOOT out of the bounding set. */
-	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	if (ns_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
 	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) ||
 	    prctl(PR_CAPBSET_DROP, CAP_SYS_BOOT, 0, 0, 0))
 		return child_fail("set up the capability sets in A: %m");
-	if (cap_sets(&bnd, &amb, &inh) || bnd & IDPEER_CAP(CAP_SYS_BOOT) ||
-	    amb != IDPEER_CAP(CAP_NET_RAW) || inh != IDPEER_CAP(CAP_NET_RAW))
+	if (cap_sets(&bnd, &amb, &inh) || bnd & USERNS_CAP_BIT(CAP_SYS_BOOT) ||
+	    amb != USERNS_CAP_BIT(CAP_NET_RAW) || inh != USERNS_CAP_BIT(CAP_NET_RAW))
 		return child_fail("A's sets not as set up");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
@@ -633,19 +632,19 @@ TEST(new_userns_resets_bounding_inheritable_ambient)
 static int noroot_exec(void *arg)
 {
 	unsigned long long bnd, amb, inh;
-	struct idpeer_exec with, without;
+	struct userns_exec with, without;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	/* Root's execve() gets exactly the bounding set (capabilities(7)). */
 	if (cap_sets(&bnd, &amb, &inh))
 		return child_fail("read CapBnd");
-	if (idpeer_exec("/proc/self/exe", &without))
+	if (userns_exec("/proc/self/exe", &without))
 		return 1;
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
 		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
-	if (idpeer_exec("/proc/self/exe", &with))
+	if (userns_exec("/proc/self/exe", &with))
 		return 1;
 	if (without.uid != 0 || without.prm != bnd || without.eff != bnd)
 		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx, "
@@ -668,7 +667,7 @@ TEST(securebits_noroot_applies_to_execve_in_userns)
 
 static int ambient_exec(void *arg)
 {
-	struct idpeer_exec plain, ambient;
+	struct userns_exec plain, ambient;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	int err;
@@ -684,21 +683,21 @@ static int ambient_exec(void *arg)
 	}
 	if (getuid() != 5 || !ns_caps_all_effective())
 		return child_fail("not uid 5 with every capability after the maps");
-	if (idpeer_exec("/proc/self/exe", &plain))
+	if (userns_exec("/proc/self/exe", &plain))
 		return 1;
-	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	if (ns_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
 	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
 		return child_fail("raise CAP_NET_RAW in the ambient set: %m");
-	if (idpeer_exec("/proc/self/exe", &ambient))
+	if (userns_exec("/proc/self/exe", &ambient))
 		return 1;
 	if (plain.uid != 5 || plain.prm != 0 || plain.eff != 0)
 		return child_fail("uid 5, no ambient set: uid %u, CapPrm %llx CapEff %llx after "
 				  "execve, expected none", plain.uid, plain.prm, plain.eff);
-	if (ambient.uid != 5 || ambient.prm != IDPEER_CAP(CAP_NET_RAW) ||
-	    ambient.eff != IDPEER_CAP(CAP_NET_RAW))
+	if (ambient.uid != 5 || ambient.prm != USERNS_CAP_BIT(CAP_NET_RAW) ||
+	    ambient.eff != USERNS_CAP_BIT(CAP_NET_RAW))
 		return child_fail("uid 5, CAP_NET_RAW ambient: uid %u, CapPrm %llx CapEff %llx "
 				  "after execve, expected %llx", ambient.uid, ambient.prm,
-				  ambient.eff, IDPEER_CAP(CAP_NET_RAW));
+				  ambient.eff, USERNS_CAP_BIT(CAP_NET_RAW));
 	return 0;
 }
 

@@ -29,9 +29,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "fdpass.h"
 #include "user.h"
-#include "idpeer.h"
 #include "kselftest_harness.h"
 
 /* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
@@ -78,7 +76,7 @@ static int combined(void *arg)
 
 	if (time)
 		flags |= CLONE_NEWTIME;
-	if (idpeer_enter_userns(flags))
+	if (userns_enter_as_root(flags))
 		return 1;
 	if (ns_ident_of(0, "user", &user))
 		return child_fail("stat own user ns: %m");
@@ -129,7 +127,7 @@ static int owner_after_setns(void *arg)
 	int rc;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	if (userns_hold(&b, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n"))
 		return child_fail("hold B");
@@ -211,7 +209,7 @@ static int creator_moves_on(void *arg)
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++)
 		flags |= owned_ops[i].flag;
 	/* A, with namespaces of each type it creates and owns. */
-	if (idpeer_enter_userns(flags))
+	if (userns_enter_as_root(flags))
 		return 1;
 	if (ns_ident_of(0, "user", &a))
 		return child_fail("stat A: %m");
@@ -223,7 +221,7 @@ static int creator_moves_on(void *arg)
 					owned_ops[i].type, strerror(err));
 	}
 	/* The creator moves on into B, a child of A: every capability there. */
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++) {
 		err = owned_op(owned_ops[i].op);
@@ -279,7 +277,7 @@ static int fd_from_child(int (*fn)(int), pid_t *pid, int *sock)
 		_exit(fn(sv[1]));
 	}
 	close(sv[1]);
-	fd = fdpass_recv(sv[0]);
+	fd = ns_recv_fd(sv[0]);
 	*sock = sv[0];
 	return fd;
 }
@@ -288,10 +286,10 @@ static int netns_socket(int sock)
 {
 	int s;
 
-	if (idpeer_enter_userns(CLONE_NEWNET))
+	if (userns_enter_as_root(CLONE_NEWNET))
 		return 1;
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || fdpass_send(sock, s))
+	if (s < 0 || ns_send_fd(sock, s))
 		return child_fail("socket in A's netns: %m");
 	/* Keep A's namespaces until the parent is done with the socket. */
 	read(sock, &s, 1);
@@ -311,7 +309,7 @@ static int sibling_uses(void *arg)
 {
 	int s = *(int *)arg, err;
 
-	if (idpeer_enter_userns(0))
+	if (userns_enter_as_root(0))
 		return 1;
 	err = mtu_via(s);
 	return err == EPERM ? 0 : child_fail("root of a sibling userns via A's socket: %s, "
@@ -361,9 +359,9 @@ static int file_in_a(int sock)
 {
 	int fd;
 
-	if (idpeer_enter_userns(CLONE_NEWNS))
+	if (userns_enter_as_root(CLONE_NEWNS))
 		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0 || write(fd, "x", 1) != 1)
@@ -371,7 +369,7 @@ static int file_in_a(int sock)
 	/* Mode 000: root of A opens it through CAP_DAC_OVERRIDE. */
 	close(fd);
 	fd = open("/tmp/secret", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fdpass_send(sock, fd))
+	if (fd < 0 || ns_send_fd(sock, fd))
 		return child_fail("reopen /tmp/secret in A: %m");
 	read(sock, &fd, 1);
 	return 0;
