@@ -407,7 +407,7 @@ static int perm_views(void *arg)
 	}
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (cap_drop_effective(CAP_IPC_OWNER) || ns_cap_effective(CAP_IPC_OWNER))
+		if (ns_cap_set(CAP_IPC_OWNER, CAP_EFFECTIVE, false))
 			_exit(child_fail("drop CAP_IPC_OWNER: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->no_cap[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -555,7 +555,7 @@ static int qmax_child(void *arg)
 	NEED_OWN_IPC_NS(&test_ipc);
 	NEED_OWN_IPC_NS(&outer_ipc);
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
-	if (cap_drop_effective(CAP_SYS_RESOURCE) || ns_cap_effective(CAP_SYS_RESOURCE))
+	if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
 	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
 	if (!r->write_err)
@@ -585,7 +585,7 @@ static int qmax_parent(void *arg)
 	if (rc || r->write_err)
 		return rc;
 	/* The parent namespace keeps its defaults (10 and 256). */
-	if (cap_drop_effective(CAP_SYS_RESOURCE))
+	if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
 	q1 = mq_open("/nsc-p1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
 	q2 = mq_open("/nsc-p2", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
@@ -739,8 +739,8 @@ static int mq_try(const char *map, bool drop_dac)
 			child_fail("new user namespace: %m");
 			_exit(100);
 		}
-		if (drop_dac && (cap_drop_effective(CAP_DAC_OVERRIDE) ||
-				 cap_drop_effective(CAP_DAC_READ_SEARCH)))
+		if (drop_dac && (ns_cap_set(CAP_DAC_OVERRIDE, CAP_EFFECTIVE, false) ||
+				 ns_cap_set(CAP_DAC_READ_SEARCH, CAP_EFFECTIVE, false)))
 			_exit(100);
 		q = mq_open("/nsc-perm", O_RDONLY | O_CLOEXEC);
 		_exit(q == (mqd_t)-1 ? (errno == EACCES ? 13 : 101) : 0);

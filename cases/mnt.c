@@ -285,17 +285,8 @@ TEST_F(mnt, setns_joins_peer_mount_view)
 /* Give up CAP_SYS_ADMIN (only it, in the root pass); 0 or -1. */
 static int drop_sys_admin(void)
 {
-	cap_value_t v = CAP_SYS_ADMIN;
-	cap_t caps = cap_get_proc();
-	int rc;
-
-	if (!caps)
-		return -1;
-	rc = cap_set_flag(caps, CAP_EFFECTIVE, 1, &v, CAP_CLEAR) ||
-	     cap_set_flag(caps, CAP_PERMITTED, 1, &v, CAP_CLEAR) ||
-	     cap_set_proc(caps);
-	cap_free(caps);
-	return rc || ns_have_sys_admin() ? -1 : 0;
+	return ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false) ||
+	       ns_cap_set(CAP_SYS_ADMIN, CAP_PERMITTED, false) || ns_have_sys_admin() ? -1 : 0;
 }
 
 static int newns_refused(void *arg)

@@ -4,7 +4,7 @@
  * statmount()/listmount() naming a mount namespace by id (6.11),
  * NS_MNT_GET_NEXT/PREV (6.12), open_tree(OPEN_TREE_NAMESPACE) (7.0),
  * fsmount(FSMOUNT_NAMESPACE) (7.1), clone3(CLONE_EMPTY_MNTNS) (7.1) and
- * proc's pidns= option (6.18).  Every feature is probed (the feature table, fixtures/core_features.c);
+ * proc's pidns= option (6.18).  Every feature is probed (fixtures/core_features.c);
  * UNSHARE_EMPTY_MNTNS is in nsfs_create, NS_MNT_GET_INFO in nsfs_ioctl.
  */
 #define _GNU_SOURCE

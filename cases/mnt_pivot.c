@@ -87,7 +87,7 @@ static int do_pivot(void *arg)
 	const struct pivot_call *c = arg;
 	long rc;
 
-	if (c->less && userns_enter_as_root(CLONE_NEWNS))
+	if (c->less && ns_unshare_userns_root(CLONE_NEWNS))
 		return 1;
 	if (c->root && (chroot(c->root) || chdir("/")))
 		return child_fail("chroot %s: %m", c->root);

@@ -300,7 +300,7 @@ static int lowered_port_start_binds_80(void *arg)
 		return child_fail("write " PORT_START ": %s", strerror(-err));
 	if (ns_read_long(PORT_START, &now) || now != 80)
 		return child_fail(PORT_START " reads %ld after writing 80", now);
-	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
+	err = ns_cap_set(CAP_NET_BIND_SERVICE, CAP_EFFECTIVE, false);
 	if (err)
 		return child_fail("dropping CAP_NET_BIND_SERVICE: %s", strerror(-err));
 	s = tcp_bind_any(80);
@@ -323,7 +323,7 @@ static int default_port_start_refuses_80(void *arg)
 		return child_fail("still in the test's network namespace");
 	if (ns_read_long(PORT_START, &now) || now <= 80)
 		return child_fail(PORT_START " is %ld in a fresh netns", now);
-	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
+	err = ns_cap_set(CAP_NET_BIND_SERVICE, CAP_EFFECTIVE, false);
 	if (err)
 		return child_fail("dropping CAP_NET_BIND_SERVICE: %s", strerror(-err));
 	s = tcp_bind_any(80);

@@ -439,7 +439,7 @@ static int writable_worker(void *arg)
 		limit_path(t, path, sizeof(path));
 		if (ns_read_long(path, &v))
 			continue;
-		if (nserr_cap_effective(CAP_SYS_RESOURCE, false))
+		if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 			return child_fail("drop CAP_SYS_RESOURCE: %m");
 		errno = 0;
 		fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -449,12 +449,12 @@ static int writable_worker(void *arg)
 		if (ns_read_long(path, &v))
 			return child_fail("read %s without CAP_SYS_RESOURCE: %m", path);
 		/* the control: CAP_SYS_RESOURCE alone is enough */
-		if (nserr_caps_effective_only(CAP_SYS_RESOURCE))
+		if (ns_caps_effective_only(CAP_SYS_RESOURCE))
 			return child_fail("keep CAP_SYS_RESOURCE alone: %m");
 		if (set_limit(t, 7) || ns_read_long(path, &v) || v != 7)
 			return child_fail("%s with CAP_SYS_RESOURCE: wrote 7, reads %ld", path, v);
-		if (nserr_caps_effective_only(CAP_SYS_ADMIN) ||
-		    nserr_cap_effective(CAP_SYS_RESOURCE, true))
+		if (ns_caps_effective_only(CAP_SYS_ADMIN) ||
+		    ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, true))
 			return child_fail("raise the capabilities again: %m");
 	}
 	return 0;

@@ -98,7 +98,7 @@ static int create_worker(void *arg)
 		return child_fail("cannot become root of a new user namespace: %m");
 	if (ns_ident_of(0, t->name, &before))
 		return child_fail("stat %s: %m", t->name);
-	if (nserr_cap_effective(CAP_SYS_ADMIN, false))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
 	if (!by_clone) {
 		errno = 0;
@@ -120,7 +120,7 @@ static int create_worker(void *arg)
 			return rc;
 	}
 	/* the control: CAP_SYS_ADMIN alone is enough */
-	if (nserr_caps_effective_only(CAP_SYS_ADMIN))
+	if (ns_caps_effective_only(CAP_SYS_ADMIN))
 		return child_fail("cannot keep CAP_SYS_ADMIN alone: %m");
 	if (by_clone) {
 		rc = legacy ? child_in_new(t, 0, t->flag, &before) : 0;

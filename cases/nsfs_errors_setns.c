@@ -83,13 +83,13 @@ static int own_cap_worker(void *arg)
 	fd = ns_open(h.pid, r->t->name);
 	if (fd < 0 || ns_ident_of_fd(fd, &target))
 		rc = child_fail("open the holder's %s namespace: %m", r->t->name);
-	else if (nserr_cap_effective(drop, false))
+	else if (ns_cap_set(drop, CAP_EFFECTIVE, false))
 		rc = child_fail("cannot drop capability %d: %m", drop);
 	else
 		rc = refused(r->t, fd, r->t->flag, EPERM,
 			     "lacking a capability in the own user namespace");
 	/* the control: with it back the same call joins */
-	if (!rc && nserr_cap_effective(drop, true))
+	if (!rc && ns_cap_set(drop, CAP_EFFECTIVE, true))
 		rc = child_fail("cannot raise capability %d again: %m", drop);
 	if (!rc)
 		rc = join(r->t, fd, r->t->flag, &target);

@@ -195,7 +195,7 @@ static int refusing_init(struct ns_sync *s, void *arg)
 		if (pid < 0)
 			return child_fail("fork: %m");
 		if (pid == 0) {
-			if (cap_drop_effective(CAP_SYS_BOOT) || ns_cap_effective(CAP_SYS_BOOT))
+			if (ns_cap_set(CAP_SYS_BOOT, CAP_EFFECTIVE, false))
 				_exit(child_fail("cannot drop CAP_SYS_BOOT: %m"));
 			r.nocap = ns_reboot(LINUX_REBOOT_CMD_RESTART, 0);
 			_exit(report(s, &r));

@@ -27,51 +27,6 @@
 #include "user.h"
 #include "kselftest_harness.h"
 
-#define EXEC_ENV "NSCONFORM_USER_EXEC_UID"
-
-/*
- * Capabilities of the re-executed program: 0 all, 10 none, 11 some.  It runs
- * from a constructor, before libcap's own one has set cap_max_bits(), so the
- * kernel's capabilities are counted with cap_get_bound() (-1 past the last).
- */
-static int exec_caps_state(void)
-{
-	cap_t caps = cap_get_proc();
-	int set = 0, known = 0;
-
-	if (!caps)
-		return 13;
-	/* Bounded: under a lying prctl() every cap_get_bound() "succeeds". */
-	for (cap_value_t c = 0; c < 64 && cap_get_bound(c) >= 0; c++) {
-		cap_flag_value_t e = CAP_CLEAR, p = CAP_CLEAR;
-
-		known++;
-		cap_get_flag(caps, c, CAP_EFFECTIVE, &e);
-		cap_get_flag(caps, c, CAP_PERMITTED, &p);
-		set += (e == CAP_SET) + (p == CAP_SET);
-	}
-	cap_free(caps);
-	if (known == 0)
-		return 13;
-	return set == 2 * known ? 0 : set == 0 ? 10 : 11;
-}
-
-/*
- * Re-executed by the execve tests as /proc/self/exe with EXEC_ENV set to
- * the uid it must run as: exits with exec_caps_state(), or 12 when its uid
- * is not the expected one.
- */
-__attribute__((constructor)) static void exec_report(void)
-{
-	const char *want = getenv(EXEC_ENV);
-
-	if (!want)
-		return;
-	if (getuid() != (uid_t)strtoul(want, NULL, 10))
-		_exit(12);
-	_exit(exec_caps_state());
-}
-
 static void map_line(char *buf, size_t len, unsigned int inside, unsigned int outside)
 {
 	snprintf(buf, len, "%u %u 1\n", inside, outside);
@@ -239,10 +194,12 @@ static int try_sethostname_from_child_userns(void *arg)
 	pid_t pid;
 
 	(void)arg;
-	pid = userns_clone_root();
+	pid = ns_clone(0);
 	if (pid < 0)
-		return child_fail("clone(CLONE_NEWUSER): %m");
+		return child_fail("fork: %m");
 	if (pid == 0) {
+		if (ns_unshare_userns_root(0))
+			_exit(child_fail("new user namespace: %m"));
 		if (sethostname("intruder", 8) == 0)
 			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
 		if (errno != EPERM)
@@ -309,10 +266,12 @@ static int try_mount_from_child_userns(void *arg)
 	const char *dir = arg;
 	pid_t pid;
 
-	pid = userns_clone_root();
+	pid = ns_clone(0);
 	if (pid < 0)
-		return child_fail("clone(CLONE_NEWUSER): %m");
+		return child_fail("fork: %m");
 	if (pid == 0) {
+		if (ns_unshare_userns_root(0))
+			_exit(child_fail("new user namespace: %m"));
 		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
 			_exit(child_fail("mount in the parent's mount ns succeeded"));
 		if (errno != EPERM)
@@ -359,13 +318,14 @@ TEST(no_caps_in_parent_ns_mount_eperm)
 struct exec_case {
 	const char *uid_map;	/* NULL: leave unmapped */
 	uid_t expect_uid;	/* uid the exec'd program must see */
-	int expect_rc;		/* 0 all capabilities, 10 none */
+	bool expect_all;	/* every capability (else none) after execve() */
 };
 
 static int exec_in_userns(void *arg)
 {
 	struct exec_case *c = arg;
-	char env[64], *argv[] = { "user", NULL }, *envp[] = { env, NULL };
+	unsigned long long all = (1ULL << cap_max_bits()) - 1;
+	struct userns_exec got;
 	char line[32];
 
 	if (c->uid_map) {
@@ -377,27 +337,26 @@ static int exec_in_userns(void *arg)
 		return child_fail("write uid_map '%s'", line);
 	if (!ns_caps_all_effective())
 		return child_fail("no full capability set before execve");
-	snprintf(env, sizeof(env), "%s=%u", EXEC_ENV, c->expect_uid);
-	execve("/proc/self/exe", argv, envp);
-	return child_fail("execve /proc/self/exe: %m");
+	if (userns_exec("/proc/self/exe", &got))
+		return NS_CHILD_FAIL;
+	if (got.uid != c->expect_uid)
+		return child_fail("the exec'd program runs as uid %u, expected %u", got.uid,
+				  c->expect_uid);
+	if (got.eff != (c->expect_all ? all : 0) || got.prm != got.eff)
+		return child_fail("the exec'd program has CapEff %llx CapPrm %llx, expected %s",
+				  got.eff, got.prm, c->expect_all ? "all" : "none");
+	return 0;
 }
 
 static int exec_and_check(void *arg)
 {
-	struct exec_case *c = arg;
 	pid_t pid = ns_clone(0);
-	int rc;
 
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0)
 		_exit(exec_in_userns(arg));
-	rc = ns_wait(pid, NS_WAIT_MS);
-	if (rc != c->expect_rc)
-		return child_fail("exec'd program exited %d (0 all caps, 10 none, "
-				  "11 some, 12 wrong uid, 13 libcap error), expected %d",
-				  rc, c->expect_rc);
-	return 0;
+	return ns_wait(pid, NS_WAIT_MS);
 }
 
 /*
@@ -406,7 +365,7 @@ static int exec_and_check(void *arg)
  */
 TEST(caps_kept_across_execve_as_mapped_root)
 {
-	struct exec_case c = { "0 %u 1\n", 0, 0 };
+	struct exec_case c = { "0 %u 1\n", 0, true };
 
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
@@ -420,7 +379,7 @@ TEST(caps_kept_across_execve_as_mapped_root)
  */
 TEST(caps_lost_across_execve_as_nonzero_uid)
 {
-	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
+	struct exec_case c = { "1000 %u 1\n", 1000, false };
 
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
@@ -432,7 +391,7 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
  */
 TEST(caps_lost_across_execve_unmapped)
 {
-	struct exec_case c = { NULL, 0, 10 };
+	struct exec_case c = { NULL, 0, false };
 	long ouid;
 
 	NS_NEED_UNPRIV_USERNS();

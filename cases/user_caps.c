@@ -55,8 +55,8 @@ static int setid_unmapped(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	rc |= expect_errno(setuid(1), EINVAL, "setuid(1), unmapped");
 	rc |= expect_errno(setgid(1), EINVAL, "setgid(1), unmapped");
 	rc |= expect_errno(setresuid(-1, 1, -1), EINVAL, "setresuid(-1, 1, -1), unmapped");
@@ -158,8 +158,8 @@ static int create_from_unmapped(void *arg)
 static int create_mapped(void *arg)
 {
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) with euid and egid mapped: %m");
 	return 0;
@@ -223,8 +223,8 @@ static int dac_override(void *arg)
 	int fd, rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(CLONE_NEWNS))
-		return 1;
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
 	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	if (!mkdtemp(dir))
@@ -265,8 +265,8 @@ static int no_clock(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (!ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("no CAP_SYS_TIME in A to begin with");
 	rc |= expect_errno(adjtimex(&tx), EPERM, "adjtimex(ADJ_TICK) in A");
@@ -292,8 +292,8 @@ static int no_mknod(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(CLONE_NEWNS))
-		return 1;
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
 	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
@@ -324,8 +324,8 @@ static int no_modules(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
 		return NO_MODULES;
 	/* The capability check comes first: EPERM, not EBADF or ENOENT. */
@@ -383,8 +383,8 @@ static int no_sysctls(void *arg)
 	int rc = 0, err;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++) {
 		err = open_w(global[i]);
 		if (err != EACCES)
@@ -437,7 +437,7 @@ static int mount_fss(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
 		const struct userns_fs *f = &userns_fss[i];
@@ -503,8 +503,8 @@ static int bits_reset(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (prctl(PR_SET_SECUREBITS, SOME_BITS))
 		return child_fail("PR_SET_SECUREBITS in A: %m");
 	/* fork/clone without CLONE_NEWUSER: inherited. */
@@ -537,8 +537,8 @@ static int bits_setns(void *arg)
 	struct userns_peer b;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	a_fd = ns_open(0, "user");
@@ -597,8 +597,8 @@ static int sets_reset(void *arg)
 	unsigned long long bnd, amb, inh, full;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (cap_sets(&full, &amb, &inh))
 		return child_fail("read CapBnd");
 	/* In A: NET_RAW inheritable and ambient, SYS_BOOT out of the bounding set. */
@@ -635,8 +635,8 @@ static int noroot_exec(void *arg)
 	struct userns_exec with, without;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	/* Root's execve() gets exactly the bounding set (capabilities(7)). */
 	if (cap_sets(&bnd, &amb, &inh))
 		return child_fail("read CapBnd");

@@ -66,7 +66,7 @@ static int expect_read(pid_t pid, const char *file, const char *want)
 
 static int parent_writes(void *arg)
 {
-	struct userns_peer_ids ids;
+	struct userns_report ids;
 	struct userns_peer b;
 	char line[32];
 	int rc = 0;
@@ -105,8 +105,8 @@ static int sibling_child(void *arg)
 {
 	pid_t target = *(pid_t *)arg;
 
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the sibling namespace");
 	return expect_write(target, "uid_map", "0 0 1\n", EPERM);
@@ -119,7 +119,7 @@ static int sibling_writes(void *arg)
 	int rc;
 
 	(void)arg;
-	if (userns_enter_as_root(0) || userns_peer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A sibling of B: root there with every capability, still refused. */
 	rc = ns_run(0, sibling_child, &b.pid);
@@ -150,7 +150,7 @@ static int a_holds_b(void *arg)
 	int rc;
 
 	ns_sync_child_side(s);
-	if (userns_enter_as_root(0) || userns_peer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	if (ns_sync_tell(s, true, &b.pid, sizeof(b.pid)) ||
 	    ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
@@ -206,12 +206,12 @@ TEST(map_write_from_grandparent_userns_eperm)
 
 static int unmapped_lower(void *arg)
 {
-	struct userns_peer_ids ids;
+	struct userns_report ids;
 	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0) || userns_peer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A maps only its 0: its 1 cannot be mapped into B, alone or with 0. */
 	rc |= expect_write(b.pid, "uid_map", "0 1 1\n", EPERM);
@@ -296,9 +296,9 @@ static int deny_inherited(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
-	/* userns_enter_as_root(0) wrote "deny" in A before its gid_map. */
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	/* ns_unshare_userns_root(0) wrote "deny" in A before its gid_map. */
 	rc |= expect_read(getpid(), "setgroups", "deny");
 	rc |= expect_write(getpid(), "setgroups", "allow", EPERM);
 	if (userns_peer_start(&b, 0))
@@ -351,8 +351,8 @@ static int setgroups_sibling(void *arg)
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", *(pid_t *)arg);
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
@@ -490,8 +490,8 @@ static int projid_parent_range(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	/* A (ours) maps project ids 0-9 to the initial namespace's 1000-1009. */
 	rc |= expect_write(0, "projid_map", "0 1000 10\n", 0);
 	if (userns_peer_start(&b, 0))
@@ -554,7 +554,7 @@ static int projid_writers(void *arg)
 	if (g == 0)
 		_exit(projid_grandparent(&s));
 	ns_sync_parent_side(&s);
-	if (userns_enter_as_root(0) || userns_peer_start(&b, 0)) {
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0)) {
 		rc = child_fail("set up A and B: %m");
 		goto out;
 	}
@@ -791,8 +791,8 @@ static int parent_root_needs_setfcap(void *arg)
 	int rc = 0, err;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETFCAP: %m");
 	/* Created without CAP_SETFCAP: not even its own uid 0 from inside. */

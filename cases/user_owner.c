@@ -76,8 +76,8 @@ static int combined(void *arg)
 
 	if (time)
 		flags |= CLONE_NEWTIME;
-	if (userns_enter_as_root(flags))
-		return 1;
+	if (ns_unshare_userns_root(flags))
+		return child_fail("new user namespace: %m");
 	if (ns_ident_of(0, "user", &user))
 		return child_fail("stat own user ns: %m");
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) - !time; i++)
@@ -127,8 +127,8 @@ static int owner_after_setns(void *arg)
 	int rc;
 
 	(void)arg;
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (userns_hold(&b, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n"))
 		return child_fail("hold B");
 	rc = ns_run(0, create_after_setns, &b.pid);
@@ -209,8 +209,8 @@ static int creator_moves_on(void *arg)
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++)
 		flags |= owned_ops[i].flag;
 	/* A, with namespaces of each type it creates and owns. */
-	if (userns_enter_as_root(flags))
-		return 1;
+	if (ns_unshare_userns_root(flags))
+		return child_fail("new user namespace: %m");
 	if (ns_ident_of(0, "user", &a))
 		return child_fail("stat A: %m");
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++) {
@@ -221,8 +221,8 @@ static int creator_moves_on(void *arg)
 					owned_ops[i].type, strerror(err));
 	}
 	/* The creator moves on into B, a child of A: every capability there. */
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++) {
 		err = owned_op(owned_ops[i].op);
 		if (err != EPERM)
@@ -286,8 +286,8 @@ static int netns_socket(int sock)
 {
 	int s;
 
-	if (userns_enter_as_root(CLONE_NEWNET))
-		return 1;
+	if (ns_unshare_userns_root(CLONE_NEWNET))
+		return child_fail("new user namespace: %m");
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0 || ns_send_fd(sock, s))
 		return child_fail("socket in A's netns: %m");
@@ -309,8 +309,8 @@ static int sibling_uses(void *arg)
 {
 	int s = *(int *)arg, err;
 
-	if (userns_enter_as_root(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	err = mtu_via(s);
 	return err == EPERM ? 0 : child_fail("root of a sibling userns via A's socket: %s, "
 					     "expected EPERM", err ? strerror(err) : "success");
@@ -359,8 +359,8 @@ static int file_in_a(int sock)
 {
 	int fd;
 
-	if (userns_enter_as_root(CLONE_NEWNS))
-		return 1;
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
 	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
