@@ -429,9 +429,7 @@ static int join_cgns(void *arg)
 
 	if (rc)
 		return rc;
-	if (ns_sync_init(&s))
-		return child_fail("sync: %m");
-	holder = ns_clone(0);
+	holder = ns_clone_synced(ns_clone, 0, &s);
 	if (holder == 0) {
 		char ok;
 
@@ -441,7 +439,6 @@ static int join_cgns(void *arg)
 		ns_sync_wait(&s, true, NULL, 0, 2 * NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	{
 		char ok = 0;
 

@@ -424,12 +424,10 @@ TEST_F(mnt, chroot_jail_escaped_by_privileged_process)
 	ASSERT_EQ(0, mnt_touch(mnt_path(marker, &self->b, "jail/JAIL")));
 	ASSERT_EQ(0, stat("/", &j.outside));
 	ASSERT_EQ(0, stat(j.dir, &jail_root));
-	ASSERT_EQ(0, ns_sync_init(&j.sync));
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &j.sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(jailed_child(&j));
-	ns_sync_parent_side(&j.sync);
 	snprintf(proc_root, sizeof(proc_root), "/proc/%d/root", pid);
 	/* From outside: the child's root is the jail, then ours again. */
 	EXPECT_EQ(0, ns_sync_wait(&j.sync, false, NULL, 0, NS_WAIT_MS));
@@ -518,12 +516,10 @@ TEST_F(mnt, pivot_root_old_root_unreachable)
 	mnt_path(pv.newroot, &self->b, "newroot");
 	pv.b = &self->b;
 	ASSERT_EQ(0, stat("/", &pv.outside));
-	ASSERT_EQ(0, ns_sync_init(&pv.sync));
-	pid = ns_clone(CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &pv.sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(pivoted_child(&pv));
-	ns_sync_parent_side(&pv.sync);
 	EXPECT_EQ(0, ns_same_as_self(pid, "mnt"));
 	ASSERT_EQ(0, ns_sync_wait(&pv.sync, false, NULL, 0, NS_WAIT_MS));
 	/* From outside: the child's namespace holds just its new root... */

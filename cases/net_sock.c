@@ -405,12 +405,10 @@ TEST(port_80_binds_in_own_userns_netns_not_outside)
 	if (!ns_read_long(PORT_START, &start) && start <= 80)
 		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)",
 		     start);
-	ASSERT_EQ(0, ns_sync_init(&sync));
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(port_80_as_nobody(&sync));
-	ns_sync_parent_side(&sync);
 	if (ns_sync_wait(&sync, false, NULL, 1, NS_WAIT_MS) == 0) {
 		/* Outside view: the child's own namespace has the listener. */
 		EXPECT_TRUE(ns_differ(pid, 0));

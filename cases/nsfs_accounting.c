@@ -394,7 +394,7 @@ static int per_user_worker(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {

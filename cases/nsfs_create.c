@@ -189,16 +189,11 @@ static int empty_mntns_worker(void *arg)
 	if (ns_ident_of(0, "mnt", &before))
 		return child_fail("stat mnt: %m");
 	lines = mountinfo_lines(0, NULL, 0);
-	if (ns_sync_init(&s))
-		return child_fail("sync: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
-	if (pid == 0) {
-		ns_sync_child_side(&s);
+	if (pid == 0)
 		_exit(empty_child(&s));
-	}
-	ns_sync_parent_side(&s);
 	rc = ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) ? -1 : 0;
 	if (!rc && err == EINVAL)
 		rc = NS_CHILD_SKIP;

@@ -286,9 +286,7 @@ static int parent_from_init(void *arg)
 	 * sibling's getppid() is read while pid 2 still lives: once pid 2 has
 	 * exited, a child of its own would be reparented to init as well.
 	 */
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
@@ -310,7 +308,6 @@ static int parent_from_init(void *arg)
 		ns_sync_tell(&s, true, &sib_ppid, sizeof(sib_ppid));
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &ppid, sizeof(ppid), NS_WAIT_MS))
 		return child_fail("no word from pid 2");
 	if (ppid != 1)
@@ -347,13 +344,10 @@ static int parent_combo_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	mid = ns_clone(0);
+	mid = ns_clone_synced(ns_clone, 0, &s);
 	if (mid < 0)
 		return child_fail("fork: %m");
 	if (mid == 0) {
-		ns_sync_child_side(&s);
 		x = nserr_spawn(0, flag | CLONE_PARENT);
 		if (x == 0) {
 			pause();
@@ -364,7 +358,6 @@ static int parent_combo_worker(void *arg)
 		ns_sync_tell(&s, true, &err, sizeof(err));
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &x, sizeof(x), NS_WAIT_MS) ||
 	    ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS))
 		rc = child_fail("no word from the middle process");

@@ -214,7 +214,7 @@ static int unmapped_worker(void *arg)
 
 	snprintf(uid_line, sizeof(uid_line), "0 %u 1\n", geteuid());
 	snprintf(gid_line, sizeof(gid_line), "0 %u 1\n", getegid());
-	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0)

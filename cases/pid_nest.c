@@ -279,14 +279,10 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	ASSERT_LE(0, level) TH_LOG("cannot tell the absolute level of /proc's PID namespace: "
 				   "run under build/harness/nsrun or with the initial /proc");
 	level += self_n - 1;
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		ns_sync_child_side(&s);
+	if (pid == 0)
 		_exit(descend(&s, 1));
-	}
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), 2 * NS_WAIT_MS));
 	ASSERT_NE(0, r.err) TH_LOG("no limit within %d levels", PIDNS_MAX_LEVELS + 2);
 	EXPECT_EQ(ENOSPC, r.err);

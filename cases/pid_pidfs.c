@@ -337,15 +337,12 @@ TEST(pid_max_is_per_pid_namespace)
 
 	ASSERT_LT(1000, outer);
 	NS_NEED(NS_F_PIDNS_PID_MAX);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = ns_clone(CLONE_NEWUSER | CLONE_NEWPID);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER | CLONE_NEWPID, &s);
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(NS_CHILD_SETUP_FAILED);
 		_exit(pid_max_inside(outer));
 	}
-	ns_sync_parent_side(&s);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, ns_map_root(pid, ns_nobody_uid(), ns_nobody_gid()));
 	ns_sync_tell(&s, false, NULL, 0);

@@ -214,12 +214,10 @@ TEST(offsets_file_format_read_inside_and_outside)
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.self = &r->self;
-	ASSERT_EQ(0, ns_sync_init(&fsync_));
-	creator = ns_clone(0);
+	creator = ns_clone_synced(ns_clone, 0, &fsync_);
 	ASSERT_GE(creator, 0);
 	if (creator == 0)
 		_exit(offset_creator(&q));
-	ns_sync_parent_side(&fsync_);
 	ASSERT_EQ(0, ns_sync_wait(&fsync_, false, NULL, 0, NS_WAIT_MS));
 	/* The creator's only child is the member: find it through /proc/CREATOR/task/. */
 	{

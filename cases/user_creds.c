@@ -104,12 +104,9 @@ static int created_file_owner(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid == 0)
 		_exit(create_as_root(&s));
-	ns_sync_parent_side(&s);
 	if (pid < 0 || ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
 		rc = child_fail("creating child did not report");
 	} else {

@@ -106,14 +106,11 @@ static int v3_outside(void *arg)
 	pid_t pid;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0)
 		_exit(write_inside(&s));
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
 		rc = child_fail("A did not write the capability");
 	} else {
@@ -169,18 +166,14 @@ static int run_in_b(int (*fn)(void *), void *arg)
 	int rc = 0, err;
 	pid_t b;
 
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	b = ns_clone(CLONE_NEWUSER);
+	b = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (b < 0)
 		return child_fail("clone B: %m");
 	if (b == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
 		_exit(fn(arg));
 	}
-	ns_sync_parent_side(&s);
 	err = ns_write_proc(b, "uid_map", "5 0 1\n") ?: ns_write_proc(b, "gid_map", "5 0 1\n");
 	if (err) {
 		errno = -err;
@@ -288,13 +281,10 @@ static int run_mapped(const char *map, int (*fn)(void *), void *arg)
 	pid_t pid;
 	int err;
 
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone: %m");
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
 		/* Take the mapped root's ids (the clone kept the caller's). */
@@ -302,7 +292,6 @@ static int run_mapped(const char *map, int (*fn)(void *), void *arg)
 			_exit(child_fail("become the namespace's root: %m"));
 		_exit(fn(arg));
 	}
-	ns_sync_parent_side(&s);
 	err = ns_write_proc(pid, "uid_map", map) ?: ns_write_proc(pid, "gid_map", map);
 	if (err) {
 		errno = -err;

@@ -484,12 +484,10 @@ TEST(privileged_writer_maps_ranges)
 	NS_NEED_REAL_ROOT(ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SETGID) &&
 			  ns_cap_effective(CAP_SYS_ADMIN));
 	NS_NEED_USERNS();
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(ranged_child(&s));
-	ns_sync_parent_side(&s);
 	EXPECT_EQ(0, ns_write_proc(pid, "uid_map", "0 100000 65536\n"));
 	EXPECT_EQ(0, ns_write_proc(pid, "gid_map", "0 100000 65536\n"));
 	EXPECT_EQ(0, ns_sync_tell(&s, false, NULL, 0));

@@ -170,14 +170,11 @@ static int grandparent_writes(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	a = ns_clone(0);
+	a = ns_clone_synced(ns_clone, 0, &s);
 	if (a < 0)
 		return child_fail("fork: %m");
 	if (a == 0)
 		_exit(a_holds_b(&s));
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &b, sizeof(b), NS_WAIT_MS)) {
 		rc = child_fail("A did not start B");
 	} else {
@@ -546,14 +543,11 @@ static int projid_writers(void *arg)
 	pid_t g;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	g = ns_clone(0);
+	g = ns_clone_synced(ns_clone, 0, &s);
 	if (g < 0)
 		return child_fail("fork G: %m");
 	if (g == 0)
 		_exit(projid_grandparent(&s));
-	ns_sync_parent_side(&s);
 	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0)) {
 		rc = child_fail("set up A and B: %m");
 		goto out;
