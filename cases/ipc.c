@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mnt.h"
 #include "kselftest_harness.h"
 
 /* Move the caller into an IPC namespace of its own (and a user namespace when unprivileged). */

@@ -28,8 +28,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "user.h"
-#include "net.h"
 #include "kselftest_harness.h"
 
 /*
@@ -42,9 +40,9 @@
  */
 #define NEED_IPC_SYSCTL_OWNER(path) do {					\
 	int owned_ = ns_have_sys_admin() ? 1 :					\
-		     userns_ipc_sysctl_owned_by_ns_root(path);			\
+		     ns_ipc_sysctl_owned_by_ns_root(path);			\
 	ASSERT_LE(0, owned_);							\
-	NS_NEED_FEATURE(!owned_, USERNS_IPC_SYSCTL_FEATURE, "6.1");		\
+	NS_NEED_FEATURE(!owned_, NS_IPC_SYSCTL_FEATURE, "6.1");		\
 } while (0)
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
@@ -557,9 +555,9 @@ static int qmax_child(void *arg)
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
 	if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
-	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
+	r->write_err = ns_write_long("/proc/sys/fs/mqueue/queues_max", 1);
 	if (!r->write_err)
-		r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/msg_max", 5);
+		r->write_err = ns_write_long("/proc/sys/fs/mqueue/msg_max", 5);
 	if (r->write_err)
 		return 0;
 	q1 = mq_open("/nsc-q1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
@@ -627,9 +625,9 @@ static int set_id_limits(long shmmni, long msgmni, long semmni)
 	int err;
 
 	snprintf(sem, sizeof(sem), "250 32000 32 %ld", semmni);
-	err = sysctl_write_long("/proc/sys/kernel/shmmni", shmmni);
+	err = ns_write_long("/proc/sys/kernel/shmmni", shmmni);
 	if (!err)
-		err = sysctl_write_long("/proc/sys/kernel/msgmni", msgmni);
+		err = ns_write_long("/proc/sys/kernel/msgmni", msgmni);
 	return err ?: ns_write_file("/proc/sys/kernel/sem", sem);
 }
 
@@ -837,7 +835,7 @@ static int rmid_child(void *arg)
 
 	NEED_OWN_IPC_NS(&test_ipc);
 	NEED_OWN_IPC_NS(&outer_ipc);
-	r->write_err = sysctl_write_long(RMID_FORCED, 1);
+	r->write_err = ns_write_long(RMID_FORCED, 1);
 	if (r->write_err)
 		return 0;
 	r->child_left = orphan_segment_left();

@@ -9,7 +9,7 @@
  * idmapped mounts for tmpfs")).
  *
  * Unless a test needs real root, everything runs in a child that gave up
- * every privilege (userns_run_unpriv()), made a user namespace U1 mapping
+ * every privilege (ns_run_unpriv()), made a user namespace U1 mapping
  * only that id, a private mount namespace and a tmpfs on /tmp owned by U1,
  * with /tmp/src/file owned by U1's root.  U2, a child of U1 held by
  * userns_hold(), maps its 5 to U1's 0 and is the idmapping.
@@ -162,7 +162,7 @@ TEST(idmapped_mount_maps_ownership_read_through_it)
 
 	NS_NEED_UNPRIV_USERNS();
 	NS_NEED(NS_F_TMPFS_IDMAP);
-	rc = userns_run_unpriv(read_through, NULL);
+	rc = ns_run_unpriv(read_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -201,7 +201,7 @@ TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 
 	NS_NEED_UNPRIV_USERNS();
 	NS_NEED(NS_F_TMPFS_IDMAP);
-	rc = userns_run_unpriv(create_through, NULL);
+	rc = ns_run_unpriv(create_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -271,7 +271,7 @@ TEST(idmap_userns_fd_rules)
 	if (!ns_in_initial_userns())
 		SKIP(return, "not started in the initial user namespace");
 	NS_NEED(NS_F_TMPFS_IDMAP);
-	rc = userns_run_unpriv(sibling_then_errors, NULL);
+	rc = ns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -328,7 +328,7 @@ TEST(idmap_mount_rules)
 
 	NS_NEED_UNPRIV_USERNS();
 	NS_NEED(NS_F_TMPFS_IDMAP);
-	rc = userns_run_unpriv(mount_rules, NULL);
+	rc = ns_run_unpriv(mount_rules, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }

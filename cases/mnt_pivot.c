@@ -24,7 +24,6 @@
 
 #include "nsconform.h"
 #include "mnt.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 enum pivot_case {

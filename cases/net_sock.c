@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mnt.h"
 #include "net.h"
 #include "kselftest_harness.h"
 
@@ -261,7 +260,7 @@ static int flip_ip_forward(void *arg)
 	(void)arg;
 	if (ns_read_long(IP_FORWARD, &v))
 		return child_fail("read " IP_FORWARD ": %m");
-	err = sysctl_write_long(IP_FORWARD, !v);
+	err = ns_write_long(IP_FORWARD, !v);
 	if (err)
 		return child_fail("write " IP_FORWARD ": %s", strerror(-err));
 	if (ns_read_long(IP_FORWARD, &now) || now != !v)
@@ -295,7 +294,7 @@ static int lowered_port_start_binds_80(void *arg)
 	int err, s;
 
 	(void)arg;
-	err = sysctl_write_long(PORT_START, 80);
+	err = ns_write_long(PORT_START, 80);
 	if (err)
 		return child_fail("write " PORT_START ": %s", strerror(-err));
 	if (ns_read_long(PORT_START, &now) || now != 80)

@@ -23,7 +23,6 @@
 #include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* --- creation needs CAP_SYS_ADMIN, type by type --------------------------- */

@@ -15,7 +15,6 @@
 
 #include "nsconform.h"
 #include "nsfs.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) must fail with @want (no fd made). */

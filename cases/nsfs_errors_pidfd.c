@@ -21,7 +21,6 @@
 
 #include "nsfs.h"
 #include "nsconform.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* Idents of the caller's mnt and uts namespaces. */

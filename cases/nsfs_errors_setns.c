@@ -23,7 +23,6 @@
 
 #include "nsconform.h"
 #include "nsfs.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /*

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "nsfs.h"
 #include "pid.h"
 #include "kselftest_harness.h"
 

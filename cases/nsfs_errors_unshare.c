@@ -20,7 +20,6 @@
 #include "nsconform.h"
 #include "nsfs.h"
 #include "pid.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* --- CLONE_NEWPID from a threaded process ---------------------------------- */

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */
@@ -364,7 +363,7 @@ static int perm_worker(void *arg)
 	int fd, type, rc = 0;
 
 	(void)arg;
-	if (userns_become_unprivileged())
+	if (ns_become_nobody())
 		return child_fail("cannot become unprivileged: %m");
 	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
 		return child_fail("holder failed");

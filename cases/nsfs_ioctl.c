@@ -16,7 +16,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mnt.h"
 #include "nsconform.h"
 #include "kselftest_harness.h"
 

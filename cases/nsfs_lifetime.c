@@ -37,8 +37,6 @@
 
 #include "nsconform.h"
 #include "nsfs.h"
-#include "pid.h"
-#include "user.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) gives an fd of the namespace @want.  0 or child_fail(). */

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "net.h"
 #include "pid.h"
 #include "kselftest_harness.h"
 

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "net.h"
 #include "kselftest_harness.h"
 
 #define NSEC 1000000000LL

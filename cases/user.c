@@ -8,7 +8,7 @@
  * and credentials over sockets in user_creds.c.
  *
  * Every claim about an unprivileged process is checked in a child that
- * gave up every privilege first (userns_run_unpriv()), so the root pass
+ * gave up every privilege first (ns_run_unpriv()), so the root pass
  * checks the same thing as the user pass.
  */
 #define _GNU_SOURCE
@@ -88,7 +88,7 @@ TEST(unprivileged_process_creates_userns)
 	if (geteuid() != 0)
 		ASSERT_TRUE(ns_caps_none_effective());
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(create_userns, NULL));
 }
 
 /*
@@ -134,7 +134,7 @@ static int ids_before_map(void *arg)
 TEST(ids_read_as_overflow_before_map)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_before_map, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_before_map, NULL));
 }
 
 static int ids_after_map(void *arg)
@@ -154,7 +154,7 @@ static int ids_after_map(void *arg)
 TEST(mapped_root_inside_original_uid_outside)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_after_map, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_after_map, NULL));
 }
 
 /* --- capabilities -------------------------------------------------------- */
@@ -186,7 +186,7 @@ static int full_caps_inside(void *arg)
 TEST(first_process_has_full_caps_in_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(full_caps_inside, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(full_caps_inside, NULL));
 }
 
 static int try_sethostname_from_child_userns(void *arg)
@@ -368,7 +368,7 @@ TEST(caps_kept_across_execve_as_mapped_root)
 	struct exec_case c = { "0 %u 1\n", 0, true };
 
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /*
@@ -382,7 +382,7 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
 	struct exec_case c = { "1000 %u 1\n", 1000, false };
 
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /*
@@ -397,7 +397,7 @@ TEST(caps_lost_across_execve_unmapped)
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /* --- ownership of the other namespaces ----------------------------------- */
@@ -438,7 +438,7 @@ TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 
 	NS_NEED_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-owner-%d", getpid());
-	ASSERT_EQ(0, userns_run_unpriv(hostname_owned_elsewhere, name));
+	ASSERT_EQ(0, ns_run_unpriv(hostname_owned_elsewhere, name));
 }
 
 /* 0 when NS_GET_USERNS of @pid's @type namespace is @pid's user namespace. */
@@ -506,7 +506,7 @@ TEST(ns_get_userns_returns_owner)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_of_uts, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_of_uts, NULL));
 }
 
 static int owner_uid(void *arg)
@@ -554,7 +554,7 @@ TEST(ns_get_owner_uid_returns_creator_uid)
 	}
 	close(fd);
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_uid, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_uid, NULL));
 }
 
 #define ALL_TYPES (CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
@@ -595,7 +595,7 @@ static int clone_all(void *arg)
 TEST(clone_all_types_with_newuser_unprivileged)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(clone_all, NULL));
 }
 
 /*
@@ -606,7 +606,7 @@ TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(clone_all, "owner"));
+	ASSERT_EQ(0, ns_run_unpriv(clone_all, "owner"));
 }
 
 TEST_HARNESS_MAIN

@@ -10,7 +10,7 @@
  * and other types of namespaces", capabilities(7), article part 5).
  *
  * Each test runs in a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes, and works as root of a user
+ * (ns_run_unpriv()), in both passes, and works as root of a user
  * namespace "A" that maps only that unprivileged id.  Nothing here can
  * change the host even on a kernel that wrongly allows it: every refused
  * operation would write back the value it read.  Network devices and
@@ -76,7 +76,7 @@ static int setid_unmapped(void *arg)
 TEST(setuid_to_unmapped_id_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(setid_unmapped, NULL));
 }
 
 static int ids_before_maps(void *arg)
@@ -133,7 +133,7 @@ static int ids_before_maps(void *arg)
 TEST(id_changes_fail_before_maps_written)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_before_maps, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_before_maps, NULL));
 }
 
 static int create_from_unmapped(void *arg)
@@ -177,7 +177,7 @@ static int create_checks(void *arg)
 TEST(unmapped_euid_or_egid_creates_no_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(create_checks, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(create_checks, NULL));
 }
 
 /* --- files ----------------------------------------------------------------- */
@@ -249,7 +249,7 @@ static int dac_override(void *arg)
 TEST(dac_override_needs_owner_and_group_mapped)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(dac_override, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(dac_override, NULL));
 }
 
 /* --- what capabilities in a user namespace do not reach --------------- */
@@ -284,7 +284,7 @@ static int no_clock(void *arg)
 TEST(settime_eperm_with_cap_sys_time_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_clock, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_clock, NULL));
 }
 
 static int no_mknod(void *arg)
@@ -313,7 +313,7 @@ static int no_mknod(void *arg)
 TEST(mknod_device_eperm_with_cap_mknod_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_mknod, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_mknod, NULL));
 }
 
 /* Exit code of no_modules() on a kernel built without module support. */
@@ -345,7 +345,7 @@ TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	rc = userns_run_unpriv(no_modules, NULL);
+	rc = ns_run_unpriv(no_modules, NULL);
 	if (rc == NO_MODULES)
 		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
 		     "ENOSYS)");
@@ -404,7 +404,7 @@ static int no_sysctls(void *arg)
 TEST(initial_sysctls_not_writable_from_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_sysctls, NULL));
 }
 
 /* --- mounts ------------------------------------------------------------------- */
@@ -481,7 +481,7 @@ TEST(userns_root_mounts_devpts_and_ramfs_not_bpf)
 			SKIP(return, "%s filesystem not supported by this kernel (added in %s)",
 			     userns_fss[i].type, userns_fss[i].added);
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(mount_fss, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(mount_fss, NULL));
 }
 
 /* --- securebits -------------------------------------------------------------- */
@@ -527,7 +527,7 @@ static int bits_reset(void *arg)
 TEST(securebits_reset_by_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(bits_reset, NULL));
 }
 
 static int bits_setns(void *arg)
@@ -571,7 +571,7 @@ static int bits_setns(void *arg)
 TEST(securebits_reset_by_setns_into_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(bits_setns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(bits_setns, NULL));
 }
 
 /* CapBnd, CapAmb and CapInh of /proc/self/status. */
@@ -626,7 +626,7 @@ static int sets_reset(void *arg)
 TEST(new_userns_resets_bounding_inheritable_ambient)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(sets_reset, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(sets_reset, NULL));
 }
 
 static int noroot_exec(void *arg)
@@ -662,7 +662,7 @@ static int noroot_exec(void *arg)
 TEST(securebits_noroot_applies_to_execve_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(noroot_exec, NULL));
 }
 
 static int ambient_exec(void *arg)
@@ -712,7 +712,7 @@ static int ambient_exec(void *arg)
 TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ambient_exec, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ambient_exec, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -141,7 +141,7 @@ static int v3_outside(void *arg)
 TEST(fcaps_written_in_userns_stored_as_v3_with_rootid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(v3_outside, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(v3_outside, NULL));
 }
 
 /* --- honoured there and below ----------------------------------------------- */
@@ -208,7 +208,7 @@ static int honoured(void *arg)
 TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(honoured, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(honoured, NULL));
 }
 
 /* --- an inheritable mask ---------------------------------------------------- */
@@ -266,7 +266,7 @@ static int inheritable_mask(void *arg)
 TEST(fcaps_inheritable_mask_keeps_caps_of_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(inheritable_mask, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(inheritable_mask, NULL));
 }
 
 /* --- ignored elsewhere (real root) ------------------------------------------ */

@@ -6,7 +6,7 @@
  * the article's part 5 (userns_child_exec.c).
  *
  * The unprivileged writer is a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes.
+ * (ns_run_unpriv()), in both passes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -125,7 +125,7 @@ static int uid_map_once(void *arg)
 TEST(uid_map_written_only_once)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(uid_map_once, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(uid_map_once, NULL));
 }
 
 static int gid_map_once(void *arg)
@@ -155,7 +155,7 @@ static int gid_map_once(void *arg)
 TEST(gid_map_written_only_once)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_once, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_once, NULL));
 }
 
 /* --- what an unprivileged writer may map --------------------------------- */
@@ -184,7 +184,7 @@ static int map_other_id(void *arg)
 TEST(unprivileged_map_of_other_id_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_other_id, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_other_id, NULL));
 }
 
 static int map_range(void *arg)
@@ -211,7 +211,7 @@ static int map_range(void *arg)
 TEST(unprivileged_map_of_range_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_range, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_range, NULL));
 }
 
 /* --- setgroups ----------------------------------------------------------- */
@@ -255,7 +255,7 @@ TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, NULL));
 }
 
 /*
@@ -266,7 +266,7 @@ TEST(setgroups_fails_after_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, "after deny"));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, "after deny"));
 }
 
 /* --- malformed and overlapping maps -------------------------------------- */
@@ -300,7 +300,7 @@ static int map_malformed(void *arg)
 TEST(map_malformed_lines_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_malformed, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_malformed, NULL));
 }
 
 static int map_overlap(void *arg)
@@ -329,7 +329,7 @@ static int map_overlap(void *arg)
 TEST(map_overlapping_ranges_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_overlap, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_overlap, NULL));
 }
 
 /* @len bytes: "0 @uid 1", blanks, a newline: one valid line whatever its length. */
@@ -396,7 +396,7 @@ static int map_bounds(void *arg)
 TEST(map_write_of_a_page_or_past_offset_0_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_bounds, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_bounds, NULL));
 }
 
 /* @n lines "i 1000+i 1": distinct, non-overlapping, under a page. */
@@ -575,7 +575,7 @@ static int map_views(void *arg)
 TEST(uid_map_read_relative_to_reader)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_views, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_views, NULL));
 }
 
 TEST_HARNESS_MAIN

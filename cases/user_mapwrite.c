@@ -9,7 +9,7 @@
  * The namespace whose map is written is held by a child that answers
  * questions about its ids (fixtures/idpeer.h).  Unless a test says it
  * needs real root, everything runs in a child that gave up every
- * privilege (userns_run_unpriv()), in both passes; a first user namespace
+ * privilege (ns_run_unpriv()), in both passes; a first user namespace
  * "A" maps its root to that unprivileged id, and holds the child "B"
  * whose maps are written.
  */
@@ -98,7 +98,7 @@ static int parent_writes(void *arg)
 TEST(map_written_from_parent_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(parent_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(parent_writes, NULL));
 }
 
 static int sibling_child(void *arg)
@@ -140,7 +140,7 @@ static int sibling_writes(void *arg)
 TEST(map_write_from_sibling_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(sibling_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(sibling_writes, NULL));
 }
 
 static int a_holds_b(void *arg)
@@ -196,7 +196,7 @@ static int grandparent_writes(void *arg)
 TEST(map_write_from_grandparent_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(grandparent_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(grandparent_writes, NULL));
 }
 
 /* --- what may be mapped ------------------------------------------------- */
@@ -229,7 +229,7 @@ static int unmapped_lower(void *arg)
 TEST(map_of_id_unmapped_in_parent_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unmapped_lower, NULL));
 }
 
 /* unshare(CLONE_NEWUSER); open the own uid_map with or without CAP_SYS_ADMIN. */
@@ -282,7 +282,7 @@ TEST(map_write_needs_opener_cap_sys_admin_in_target)
 	 * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
 	 */
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(target_caps, NULL));
 }
 
 /* --- setgroups ----------------------------------------------------------- */
@@ -316,7 +316,7 @@ static int deny_inherited(void *arg)
 TEST(setgroups_deny_inherited_and_permanent)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(deny_inherited, NULL));
 }
 
 /* In a new user namespace: open the own setgroups for writing without, then with CAP_SYS_ADMIN. */
@@ -390,7 +390,7 @@ static int setgroups_admin(void *arg)
 TEST(setgroups_write_needs_cap_sys_admin_in_its_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(setgroups_admin, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(setgroups_admin, NULL));
 }
 
 /* --- the unmapped value -------------------------------------------------- */
@@ -438,7 +438,7 @@ static int unmapped_shown(void *arg)
 TEST(unmapped_id_reads_4294967295_in_maps)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unmapped_shown, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unmapped_shown, NULL));
 }
 
 /* --- projid_map ---------------------------------------------------------- */
@@ -478,7 +478,7 @@ TEST(projid_map_written_once_without_capabilities)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_rules, NULL));
 }
 
 static int projid_parent_range(void *arg)
@@ -511,7 +511,7 @@ TEST(projid_map_of_id_unmapped_in_parent_eperm)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_parent_range, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_parent_range, NULL));
 }
 
 /* G, left behind in the parent of A: try B's projid_map once told B's pid; answer the errno. */
@@ -583,7 +583,7 @@ TEST(projid_map_writer_in_own_or_parent_userns_only)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_writers, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_writers, NULL));
 }
 
 /* --- dumpable ------------------------------------------------------------ */
@@ -639,7 +639,7 @@ TEST(map_of_nondumpable_process_eacces)
 	 * map "0 0 1" names an id (0) that is not the writer's.
 	 */
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(nodump_child, NULL));
 }
 
 /* --- privileged writers (real root) --------------------------------------- */
@@ -864,7 +864,7 @@ static int root_needs_setfcap(void *arg)
 TEST(map_of_root_needs_cap_setfcap)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(parent_root_needs_setfcap, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(parent_root_needs_setfcap, NULL));
 	if (!ns_real_root_missing())
 		ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }

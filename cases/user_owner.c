@@ -11,7 +11,7 @@
  * are the ipc_owner case's, a foreign netns's devices net_rules'.
  *
  * Everything runs in a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes.  Refused operations would write
+ * (ns_run_unpriv()), in both passes.  Refused operations would write
  * back the value they read, so no host state can change.
  */
 #define _GNU_SOURCE
@@ -99,7 +99,7 @@ TEST(combined_unshare_namespaces_owned_by_new_userns)
 	NS_NEED_UNPRIV_USERNS();
 	if (!ns_type_available("cgroup"))
 		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
-	ASSERT_EQ(0, userns_run_unpriv(combined, &time));
+	ASSERT_EQ(0, ns_run_unpriv(combined, &time));
 	if (!time)
 		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
 }
@@ -144,7 +144,7 @@ static int owner_after_setns(void *arg)
 TEST(owner_is_creators_userns_after_setns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_after_setns, NULL));
 }
 
 /* --- the owner decides ----------------------------------------------------- */
@@ -249,7 +249,7 @@ static int creator_moves_on(void *arg)
 TEST(creator_in_child_userns_loses_power_over_its_namespaces)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(creator_moves_on, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(creator_moves_on, NULL));
 }
 
 /* --- objects crossing namespaces ------------------------------------------- */
@@ -352,7 +352,7 @@ static int socket_crossing(void *arg)
 TEST(socket_privilege_follows_netns_owner)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(socket_crossing, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(socket_crossing, NULL));
 }
 
 static int file_in_a(int sock)
@@ -414,7 +414,7 @@ static int file_crossing(void *arg)
 TEST(file_fd_keeps_access_across_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(file_crossing, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(file_crossing, NULL));
 }
 
 TEST_HARNESS_MAIN
