@@ -97,5 +97,36 @@ sub layout_rules {
 			}
 		}
 	}
-	return (["no fallback constant outside fixtures/uapi.h", @fallback]);
+	# A case includes nsconform.h and at most its area's header
+	# (cases/<area>_*.c -> fixtures/<area>.h; net's libnl part is net_route.h);
+	# the core files (fixtures/core_*.c, uapi.h, nsconform.h) include no area
+	# header.  Cases that still reach into a neighbour area, until the helpers
+	# they use move to the core:
+	my %reach = ('mnt_idmap.c user.h' => 1,		# the user namespace peer, holder
+		     'nsfs_errors.c pid.h' => 1,		# pidns_status_field, pidns_wait_any
+		     'nsfs_errors_settid.c pid.h' => 1,		# PID namespace levels
+		     'nsfs_errors_unshare.c pid.h' => 1);	# PID namespace levels
+	my (@cross, @core);
+	for my $f (@c) {
+		(my $name = $f) =~ s{^\Q$top\E/}{};
+		open(my $fh, '<', $f) or die "$f: $!\n";
+		my @l = <$fh>;
+		for my $i (0 .. $#l) {
+			next unless $l[$i] =~ /^#\s*include\s+"(\w+)\.h"/;
+			my $h = $1;
+			next if $h =~ /^(nsconform|uapi|kselftest_harness|kselftest)$/;
+			if ($name =~ m{^fixtures/(core_\w+\.c|uapi\.h|nsconform\.h)$}) {
+				push @core, "$name:" . ($i + 1) . ": includes $h.h";
+			} elsif ($name =~ m{^cases/(([a-z]+)\w*\.c)$}) {
+				my ($file, $area) = ($1, $2);
+				push @cross, "$name:" . ($i + 1) . ": includes $h.h"
+					unless $h eq $area || $h =~ /^\Q$area\E_\w+$/
+					    || $reach{"$file $h.h"};
+			}
+		}
+	}
+	return (["no fallback constant outside fixtures/uapi.h", @fallback],
+		["each case includes nsconform.h and at most its area's header", @cross],
+		["the core (fixtures/core_*.c, nsconform.h, uapi.h) includes no area header",
+		 @core]);
 }
