@@ -151,7 +151,7 @@ bench-vm: deps
 report:
 	harness/report $(RUN_ARGS) results/latest
 
-# The known deviations in README.md, from fixtures/expectations and the
+# The known deviations in README.md, from fixtures/data/expectations and the
 # last full matrix run (results/latest).
 findings:
 	harness/report --format findings --readme README.md $(RUN_ARGS) results/latest

@@ -169,7 +169,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * "[PATCH] unbindable mounts": "the corresponding cloned mount in the
 	 * child namespace becomes unbindable too").  Kernels that copy it as
 	 * a plain private mount regressed; fixed in stable 7.2.11 ("mount:
-	 * keep a copied mount unbindable"), see fixtures/expectations.  The
+	 * keep a copied mount unbindable"), see fixtures/data/expectations.  The
 	 * loss does not depend on the mount layout: 6.17.13, 6.18.44 and
 	 * 7.2.9 lose the flag and 6.16.12 and 7.2.11 keep it alike with "/"
 	 * the namespace's root, a chroot into or a pivot_root into a bind

@@ -779,7 +779,7 @@ static int mnt_loop_worker(void *arg)
  * (gen_cookie_next()), so a namespace made later on another CPU can have
  * the lower id.  Our namespace is made on the CPU whose ids are highest
  * and a newer one on every CPU: on two CPUs or more a kernel ordering by
- * those ids lets the newer one bind ours (fixtures/expectations).
+ * those ids lets the newer one bind ours (fixtures/data/expectations).
  */
 TEST(mnt_ns_file_binds_into_older_ns)
 {

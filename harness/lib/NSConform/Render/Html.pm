@@ -148,7 +148,7 @@ sub triage {
 	}
 	my @stale = grep { $_->{state} eq 'stale' } @{$findings // []};
 	if (@$known || @stale) {
-		out("<h2 id=\"deviations\">Deviations (fixtures/expectations)</h2>\n"
+		out("<h2 id=\"deviations\">Deviations (fixtures/data/expectations)</h2>\n"
 		    . "<ul class=\"triage\">\n");
 		my (%by, @order);
 		for (@$known) {	# one line per case and deviation, its columns linked

@@ -100,7 +100,7 @@ sub warnings_section {
 # The findings as a Markdown table (README.md's section).
 sub findings_table {
 	my ($f) = @_;
-	return "No known deviations: fixtures/expectations has no entry.\n" unless @$f;
+	return "No known deviations: fixtures/data/expectations has no entry.\n" unless @$f;
 	my $s = "| test | claim | affected releases | first fixed | reference | seen on |\n"
 	      . "|---|---|---|---|---|---|\n";
 	for my $e (@$f) {
@@ -118,7 +118,7 @@ sub findings_table {
 sub update_readme {
 	my ($file, $f, $run) = @_;
 	my $s = slurp($file) // fatal("$file: cannot read: $!");
-	my $body = "<!-- findings:begin (make findings writes this from fixtures/expectations"
+	my $body = "<!-- findings:begin (make findings writes this from fixtures/data/expectations"
 		 . " and the run $run) -->\n" . findings_table($f) . "<!-- findings:end -->";
 	$s =~ s/<!-- findings:begin.*?<!-- findings:end -->/$body/s
 	    or fatal("$file: no <!-- findings:begin --> ... <!-- findings:end --> markers");

@@ -225,8 +225,8 @@ sub total {
 		my $s = summarise($c, $ids);
 		$t{$_} += $s->{$_} // 0 for keys %t;
 	}
-	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
-	    if $t{known};
+	out("nsconform: $t{known} results are known kernel deviations"
+	    . " (fixtures/data/expectations)\n") if $t{known};
 	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
 }
 
