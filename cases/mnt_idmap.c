@@ -29,11 +29,8 @@
 #include "mnt.h"
 #include "kselftest_harness.h"
 
-/* Exit codes of the children for what the kernel lacks. */
-#define NO_SETATTR 42
-
 #define SKIP_FOR(rc) do { \
-	if ((rc) == NO_SETATTR) \
+	if ((rc) == NS_CHILD_SKIP) \
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
 } while (0)
 
@@ -77,7 +74,7 @@ static int idm_setup(struct idm *m, bool in_u1, const char *map)
 		return child_fail("open U2's user ns: %s", strerror(-m->u2fd));
 	m->tree = ns_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (m->tree < 0)
-		return errno == ENOSYS ? NO_SETATTR : child_fail("open_tree(/tmp/src): %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("open_tree(/tmp/src): %m");
 	return 0;
 }
 
@@ -94,7 +91,7 @@ static int idm_attach(struct idm *m)
 {
 	if (idmap(m->tree, m->u2fd)) {
 		if (errno == ENOSYS)
-			return NO_SETATTR;
+			return NS_CHILD_SKIP;
 		return child_fail("MOUNT_ATTR_IDMAP on a clone of /tmp/src: %m");
 	}
 	if (ns_attach_tree(m->tree, "/tmp/idm"))
@@ -227,7 +224,7 @@ static int setattr_errors(void *arg)
 	if (idmap(m.tree, mntfd) != -1 || errno != EINVAL)
 		rc = child_fail("a mount namespace fd: %m, expected EINVAL");
 	if (errno == ENOSYS)
-		rc = NO_SETATTR;
+		rc = NS_CHILD_SKIP;
 	if (!rc && (idmap(m.tree, 999) != -1 || errno != EBADF))
 		rc = child_fail("fd 999 (not open): %m, expected EBADF");
 	if (!rc && (idmap(m.tree, e->init_fd) != -1 || errno != EPERM))
@@ -288,7 +285,7 @@ static int mount_rules(void *arg)
 	/* An attached mount (here /tmp itself): EINVAL. */
 	fd = open("/tmp", O_PATH | O_CLOEXEC);
 	if (idmap(fd, m.u2fd) != -1 || errno != EINVAL)
-		rc = errno == ENOSYS ? NO_SETATTR :
+		rc = errno == ENOSYS ? NS_CHILD_SKIP :
 		     child_fail("MOUNT_ATTR_IDMAP on an attached mount: %m, expected EINVAL");
 	close(fd);
 	if (rc)
@@ -383,7 +380,7 @@ static int remap(void *arg)
 	}
 	m.u2fd = ns_open(u2.pid, "user");
 	m.tree = ns_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	rc = m.tree < 0 ? (errno == ENOSYS ? NO_SETATTR : child_fail("open_tree: %m")) :
+	rc = m.tree < 0 ? (errno == ENOSYS ? NS_CHILD_SKIP : child_fail("open_tree: %m")) :
 	     idm_attach(&m);
 	if (!rc) {
 		/* Root's file reads as 1000:1000 through the mount. */

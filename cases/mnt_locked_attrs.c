@@ -103,9 +103,6 @@ struct setattr_call {
 	int err;		/* expected errno, 0 for success */
 };
 
-/* Exit code of try_setattr() when the kernel has no mount_setattr(). */
-#define NO_SETATTR 42
-
 static int try_setattr(void *arg)
 {
 	struct setattr_call *c = arg;
@@ -119,7 +116,7 @@ static int try_setattr(void *arg)
 	}
 	rc = ns_mount_setattr(-100, c->path, 0, &c->attr);
 	if (rc && errno == ENOSYS)
-		return NO_SETATTR;
+		return NS_CHILD_SKIP;
 	if (c->err ? rc != -1 || errno != c->err : rc != 0)
 		return child_fail("mount_setattr(%s, set %#llx clr %#llx): %s, expected %s",
 				  c->path, (unsigned long long)c->attr.attr_set,
@@ -149,7 +146,7 @@ TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 	/* Decided before the run: a failing child is a failure, never a SKIP. */
 	NS_NEED_USERNS();
 	rc = ns_run(0, try_setattr, &c);
-	if (rc == NO_SETATTR)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)");
 	EXPECT_EQ(0, rc);
 	c.less = false;

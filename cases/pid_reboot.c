@@ -40,9 +40,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-/* Exit code of a caller that found it is not where it must be to reboot. */
-#define NOT_IN_CHILD_PIDNS 98
-
 /* NSpid levels below the test at which reboot() may be called (1, or 2 when nested). */
 static int reboot_depth = 1;
 
@@ -53,7 +50,7 @@ static int ns_reboot(int cmd, int magic2)
 
 	if (levels != test_levels + reboot_depth || getpid() > 16) {
 		child_fail("refusing to call reboot(): %d NSpid levels, PID %d", levels, getpid());
-		_exit(NOT_IN_CHILD_PIDNS);
+		_exit(NS_CHILD_SETUP_FAILED);
 	}
 	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, magic2 ? magic2 : LINUX_REBOOT_MAGIC2,
 		    cmd, "nsconform"))

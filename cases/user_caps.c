@@ -316,9 +316,6 @@ TEST(mknod_device_eperm_with_cap_mknod_in_userns)
 	ASSERT_EQ(0, ns_run_unpriv(no_mknod, NULL));
 }
 
-/* Exit code of no_modules() on a kernel built without module support. */
-#define NO_MODULES 42
-
 static int no_modules(void *arg)
 {
 	int rc = 0;
@@ -327,7 +324,7 @@ static int no_modules(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("new user namespace: %m");
 	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
-		return NO_MODULES;
+		return NS_CHILD_SKIP;
 	/* The capability check comes first: EPERM, not EBADF or ENOENT. */
 	rc |= expect_errno(syscall(SYS_finit_module, -1, "", 0), EPERM, "finit_module(-1)");
 	rc |= expect_errno(syscall(SYS_init_module, NULL, 0, ""), EPERM, "init_module(NULL)");
@@ -346,7 +343,7 @@ TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 
 	NS_NEED_UNPRIV_USERNS();
 	rc = ns_run_unpriv(no_modules, NULL);
-	if (rc == NO_MODULES)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
 		     "ENOSYS)");
 	ASSERT_EQ(0, rc);
