@@ -189,24 +189,22 @@ TEST(first_process_has_full_caps_in_new_userns)
 	ASSERT_EQ(0, ns_run_unpriv(full_caps_inside, NULL));
 }
 
+/* In a new user namespace of its own (a child of ours): sethostname() is refused. */
+static int sethostname_refused(void *arg)
+{
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (sethostname("intruder", 8) == 0)
+		return child_fail("sethostname in the parent's UTS ns succeeded");
+	if (errno != EPERM)
+		return child_fail("sethostname: %m, expected EPERM");
+	return 0;
+}
+
 static int try_sethostname_from_child_userns(void *arg)
 {
-	pid_t pid;
-
-	(void)arg;
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0) {
-		if (ns_unshare_userns_root(0))
-			_exit(child_fail("new user namespace: %m"));
-		if (sethostname("intruder", 8) == 0)
-			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
-		if (errno != EPERM)
-			_exit(child_fail("sethostname: %m, expected EPERM"));
-		_exit(0);
-	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_run(0, sethostname_refused, arg);
 }
 
 /* What a child that changes its "parent" namespace gets. */
@@ -261,24 +259,21 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, &p));
 }
 
+/* In a new user namespace of its own (a child of ours): mount() on @arg is refused. */
+static int mount_refused(void *arg)
+{
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (mount("none", arg, "tmpfs", 0, NULL) == 0)
+		return child_fail("mount in the parent's mount ns succeeded");
+	if (errno != EPERM)
+		return child_fail("mount: %m, expected EPERM");
+	return 0;
+}
+
 static int try_mount_from_child_userns(void *arg)
 {
-	const char *dir = arg;
-	pid_t pid;
-
-	pid = ns_clone(0);
-	if (pid < 0)
-		return child_fail("fork: %m");
-	if (pid == 0) {
-		if (ns_unshare_userns_root(0))
-			_exit(child_fail("new user namespace: %m"));
-		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
-			_exit(child_fail("mount in the parent's mount ns succeeded"));
-		if (errno != EPERM)
-			_exit(child_fail("mount: %m, expected EPERM"));
-		_exit(0);
-	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_run(0, mount_refused, arg);
 }
 
 static int mnt_of_parent(void *arg)
