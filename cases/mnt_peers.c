@@ -273,17 +273,13 @@ static pid_t chrooted_child(const char *root, struct ns_sync *s)
 	pid_t pid;
 	int ok;
 
-	if (ns_sync_init(s))
-		return -1;
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, s);
 	if (pid == 0) {
-		ns_sync_child_side(s);
 		ok = !chroot(root) && !chdir("/");
 		ns_sync_tell(s, true, &ok, sizeof(ok));
 		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
 		_exit(ok ? 0 : 1);
 	}
-	ns_sync_parent_side(s);
 	if (pid < 0 || ns_sync_wait(s, false, &ok, sizeof(ok), NS_WAIT_MS) || !ok) {
 		if (pid > 0)
 			ns_wait(pid, NS_WAIT_MS);

@@ -261,17 +261,15 @@ static int pid_for_children_worker(void *arg)
 	(void)arg;
 	if (ns_unshare_userns_root(0) || ns_ident_of(0, "pid", &mine))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (unshare(CLONE_NEWPID) || ns_sync_init(&s))
+	if (unshare(CLONE_NEWPID))
 		return child_fail("unshare(CLONE_NEWPID): %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_ident_of(pid, "pid", &made))
 		rc = child_fail("stat the child's pid namespace: %m");
 	ns_sync_tell(&s, false, NULL, 0);

@@ -159,14 +159,13 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 	pid_t pid;
 
 	/* Called by the test: its mount namespace is never to be changed. */
-	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s))
+	if (ns_ident_of(0, "mnt", &test_mnt))
 		return -1;
-	pid = ns_clone(CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, s);
 	if (pid == 0) {
 		struct ns_ident mnt;
 		int fd;
 
-		ns_sync_child_side(s);
 		if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
 			_exit(child_fail("not in a mount namespace of our own"));
 		if (ns_private_tmp("size=1m"))
@@ -182,7 +181,6 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(s);
 	if (pid > 0 && ns_sync_wait(s, false, NULL, 0, NS_WAIT_MS))
 		return -1;
 	return pid;

@@ -311,14 +311,10 @@ TEST_F(pidns, kill_of_process_outside_namespace_is_esrch)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	sib = pidns_track(ns_clone(0));
+	sib = pidns_track(ns_clone_synced(ns_clone, 0, &s));
 	ASSERT_GE(sib, 0);
-	if (sib == 0) {
-		ns_sync_child_side(&s);
+	if (sib == 0)
 		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
-	}
-	ns_sync_parent_side(&s);
 	/* Both exist and can be signalled from here. */
 	ASSERT_EQ(0, kill(sib, 0));
 	pid = pidns_new_child(0);

@@ -433,12 +433,10 @@ TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	h = pidns_track(ns_clone(0));
+	h = pidns_track(ns_clone_synced(ns_clone, 0, &s));
 	ASSERT_GE(h, 0);
 	if (h == 0)
 		_exit(doomed_holder(sv[1], hold[0], &s));
-	ns_sync_parent_side(&s);
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &members[i], NS_WAIT_MS));
 		ASSERT_NE(0, pidns_proc_state(members[i]));

@@ -102,13 +102,11 @@ static pid_t start_holder(struct ns_sync *s, int *sv, int (*holder)(struct ns_sy
 {
 	pid_t pid;
 
-	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s) || (sv && pidns_cred_pair(sv)))
+	if (ns_ident_of(0, "mnt", &test_mnt) || (sv && pidns_cred_pair(sv)))
 		return -1;
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = ns_clone_synced(pidns_new_child, CLONE_NEWNS, s);
 	if (pid == 0)
 		_exit(holder(s, sv));
-	if (pid > 0)
-		ns_sync_parent_side(s);
 	return pid;
 }
 

@@ -659,15 +659,14 @@ static int entry_by_setns(void *arg)
 	int rc = 0;
 	pid_t j;
 
-	if (ns_unshare_admin(0) || ns_sync_init(&s))
-		return child_fail("user namespace, pipes: %m");
+	if (ns_unshare_admin(0))
+		return child_fail("user namespace: %m");
 	/* J exists before the time namespace, so it is not born in it. */
-	j = ns_clone(0);
+	j = ns_clone_synced(ns_clone, 0, &s);
 	if (j < 0)
 		return child_fail("fork: %m");
 	if (j == 0)
 		_exit(setns_joiner(&s));
-	ns_sync_parent_side(&s);
 	if (unshare(CLONE_NEWTIME)) {
 		rc = child_fail("unshare(CLONE_NEWTIME): %m");
 		goto out;

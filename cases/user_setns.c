@@ -493,12 +493,11 @@ static int nest(void *arg)
 	(void)arg;
 	if (level < 0)
 		return child_fail("cannot walk NS_GET_PARENT up to the initial user namespace: %m");
-	if (ns_ident_of(0, "user", &top) || ns_sync_init(&s))
+	if (ns_ident_of(0, "user", &top))
 		return child_fail("setup: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid == 0)
 		_exit(nest_child(&s));
-	ns_sync_parent_side(&s);
 	if (pid < 0 || ns_sync_wait(&s, false, &n, sizeof(n), 20000))
 		return child_fail("nesting child did not report");
 	/* From outside: the deepest namespace is n levels below ours. */

@@ -130,12 +130,9 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 {
 	pid_t pid;
 
-	if (ns_sync_init(&a->sync))
-		return -1;
-	pid = ns_clone(CLONE_NEWUTS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUTS, &a->sync);
 	if (pid == 0)
 		_exit(fn(a));
-	ns_sync_parent_side(&a->sync);
 	if (pid > 0 && ns_sync_wait(&a->sync, false, NULL, 0, NS_WAIT_MS)) {
 		ns_sync_close(&a->sync);
 		ns_wait(pid, NS_WAIT_MS);
