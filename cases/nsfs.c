@@ -314,7 +314,7 @@ static int links_of_undumpable(void *arg)
 				_exit(1);
 		_exit(0);
 	}
-	rc = nserr_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
+	rc = nsfs_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
 	if (!rc && err != EACCES)
@@ -322,7 +322,7 @@ static int links_of_undumpable(void *arg)
 				which, strerror(err));
 	/* the control: dumpable, the same links read and open */
 	if (!rc && (write(to_child[1], &c, 1) != 1 ||
-		    !nserr_readable_within(from_child[0], NS_WAIT_MS)))
+		    !nsfs_readable_within(from_child[0], NS_WAIT_MS)))
 		rc = child_fail("no word from the target");
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
@@ -773,7 +773,7 @@ static int pidfd_active_worker(void *arg)
 
 	(void)arg;
 	/* the holder, init of new PID and time namespaces, makes others for its children */
-	return join_holder_by_pidfd(flags, nserr_unshare_and_fork, &flags, join_active_by_pidfd,
+	return join_holder_by_pidfd(flags, nsfs_unshare_and_fork, &flags, join_active_by_pidfd,
 				    false);
 }
 

@@ -60,7 +60,7 @@ static int creator_start(struct creator *c, const struct ns_type *t, bool by_clo
 	if (ns_sync_init(&c->s))
 		return -1;
 	c->pid = t->flag == CLONE_NEWTIME && by_clone ? ns_clone3(flags) :
-		 nserr_spawn(0, flags);
+		 nsfs_spawn(0, flags);
 	if (c->pid < 0) {
 		c->err = errno;
 		ns_sync_close(&c->s);
@@ -113,7 +113,7 @@ static int create_once_unshare(void *arg)
 /* create_once() until it is not ENOSPC or 8 s passed (some types are freed late). */
 static int create_eventually(const struct ns_type *t)
 {
-	return nserr_until_not_enospc(create_once_unshare, (void *)t, 8000);
+	return nsfs_until_not_enospc(create_once_unshare, (void *)t, 8000);
 }
 
 /* --- defaults, and clone() at the limit, type by type -------------------- */
@@ -178,8 +178,8 @@ FIXTURE_SETUP(limits)
 	ASSERT_NE(NULL, t);
 	if (ns_type_missing(t))
 		SKIP(return, "%s", ns_type_missing(t));
-	if (nserr_max_ns_missing(t))
-		SKIP(return, "%s", nserr_max_ns_missing(t));
+	if (nsfs_max_ns_missing(t))
+		SKIP(return, "%s", nsfs_max_ns_missing(t));
 }
 
 FIXTURE_TEARDOWN(limits)

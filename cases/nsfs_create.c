@@ -465,7 +465,7 @@ static int undo_after_unshare(int semid, int flag, int *at_unshare, int *at_exit
 	}
 	close(to_child[0]);
 	close(from_child[1]);
-	if (!nserr_readable_within(from_child[0], NS_WAIT_MS))
+	if (!nsfs_readable_within(from_child[0], NS_WAIT_MS))
 		rc = child_fail("no word from the child after unshare(%#x)", flag);
 	*at_unshare = semctl(semid, 0, GETVAL);
 	close(to_child[1]);

@@ -36,7 +36,7 @@ static const char *const how_name[] = { "clone", "clone3" };
 static int child_in_new(const struct ns_type *t, int how, unsigned long flags,
 			const struct ns_ident *before)
 {
-	pid_t pid = nserr_spawn(how, flags);
+	pid_t pid = nsfs_spawn(how, flags);
 
 	if (pid < 0)
 		return child_fail("%s(%#lx) with CAP_SYS_ADMIN: %m", how_name[how], flags);
@@ -65,7 +65,7 @@ static int clone_refused(const struct ns_type *t, int how)
 	int err;
 
 	errno = 0;
-	pid = nserr_spawn(how, t->flag);
+	pid = nsfs_spawn(how, t->flag);
 	if (pid == 0)
 		_exit(0);
 	err = errno;
@@ -85,7 +85,7 @@ static int clone_refused(const struct ns_type *t, int how)
 
 static int create_worker(void *arg)
 {
-	struct nserr_req *r = arg;
+	struct nsfs_req *r = arg;
 	const struct ns_type *t = r->t;
 	bool by_clone = r->how;		/* clone()/clone3() instead of unshare() */
 	const char *file = t->for_children;
@@ -143,7 +143,7 @@ NS_TYPE_FIXTURE(create, NS_TYPE_VARIANTS_BUT_USER);
  */
 TEST_F(create, unshare_without_cap_sys_admin_eperm)
 {
-	ASSERT_EQ(0, nserr_run(variant->flag, create_worker, false));
+	ASSERT_EQ(0, nsfs_run(variant->flag, create_worker, false));
 }
 
 /*
@@ -152,7 +152,7 @@ TEST_F(create, unshare_without_cap_sys_admin_eperm)
  */
 TEST_F(create, clone_without_cap_sys_admin_eperm)
 {
-	int rc = nserr_run(variant->flag, create_worker, true);
+	int rc = nsfs_run(variant->flag, create_worker, true);
 
 	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
@@ -175,7 +175,7 @@ static int combo_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	err = nserr_try_clone(c->bad);
+	err = nsfs_try_clone(c->bad);
 	if (err != -EINVAL)
 		return child_fail("clone(%#lx): %s, not EINVAL", c->bad,
 				  err ? strerror(-err) : "granted");
@@ -204,7 +204,7 @@ static int combo_worker(void *arg)
 	if (waitpid(-1, &status, WNOHANG | __WALL) != -1 || errno != ECHILD)
 		return child_fail("a refused clone left a child behind");
 	for (int i = 0; i < 2; i++) {
-		err = nserr_try_clone(c->part[i]);
+		err = nsfs_try_clone(c->part[i]);
 		if (err)
 			return child_fail("clone(%#lx) alone: %s", c->part[i], strerror(-err));
 	}
@@ -276,7 +276,7 @@ static int parent_from_init(void *arg)
 	(void)arg;
 	if (getpid() != 1)
 		return child_fail("not the init of a new PID namespace (pid %d)", getpid());
-	err = nserr_try_clone(CLONE_PARENT);
+	err = nsfs_try_clone(CLONE_PARENT);
 	if (err != -EINVAL)
 		return child_fail("clone(CLONE_PARENT) by init: %s, not EINVAL",
 				  err ? strerror(-err) : "granted");
@@ -296,7 +296,7 @@ static int parent_from_init(void *arg)
 		ns_sync_child_side(&s);
 		if (pipe2(q, O_CLOEXEC))
 			_exit(child_fail("pipe: %m"));
-		sib = nserr_clone_on_stack(CLONE_PARENT, report_ppid, &q[1]);
+		sib = nsfs_clone_on_stack(CLONE_PARENT, report_ppid, &q[1]);
 		if (sib < 0)
 			_exit(child_fail("clone(CLONE_PARENT) by pid %d: %m", getpid()));
 		close(q[1]);
@@ -347,7 +347,7 @@ static int parent_combo_worker(void *arg)
 	if (mid < 0)
 		return child_fail("fork: %m");
 	if (mid == 0) {
-		x = nserr_spawn(0, flag | CLONE_PARENT);
+		x = nsfs_spawn(0, flag | CLONE_PARENT);
 		if (x == 0) {
 			pause();
 			_exit(0);
@@ -414,7 +414,7 @@ TEST_F(parent_combo, clone_parent_with_new_namespace_accepted)
 /* clone() (@how 0) or clone3() (1) of a child in a new user ns: 0 or the errno. */
 static int clone_newuser_errno(int how)
 {
-	pid_t pid = nserr_spawn(how, CLONE_NEWUSER);
+	pid_t pid = nsfs_spawn(how, CLONE_NEWUSER);
 	int err = errno;
 
 	if (pid == 0)

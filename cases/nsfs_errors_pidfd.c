@@ -74,7 +74,7 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	if (pipe2(p, O_CLOEXEC) || take(&before))
 		return child_fail("pipe or stat: %m");
 	if (how == 0) {
-		sib = nserr_clone_on_stack(CLONE_FS | SIGCHLD, fs_sharer, p);
+		sib = nsfs_clone_on_stack(CLONE_FS | SIGCHLD, fs_sharer, p);
 		if (sib < 0)
 			return child_fail("cannot start the CLONE_FS sibling: %m");
 	} else if (ns_thread_start(&th)) {
@@ -120,7 +120,7 @@ static int hold_mnt_uts(struct holder_fds *f)
 	f->nsfd = f->pidfd = -1;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&f->h, CLONE_NEWNS | CLONE_NEWUTS))
+	if (nsfs_hold(&f->h, CLONE_NEWNS | CLONE_NEWUTS))
 		return child_fail("no holder in new mnt and uts namespaces");
 	f->nsfd = ns_open(f->h.pid, "mnt");
 	f->pidfd = ns_pidfd_open(f->h.pid);

@@ -165,7 +165,7 @@ static int newuser_both_ways(void)
 	rc = ns_wait(pid, NS_WAIT_MS);
 	if (rc)
 		return rc;
-	pid = nserr_spawn(0, CLONE_NEWUSER);
+	pid = nsfs_spawn(0, CLONE_NEWUSER);
 	if (pid < 0)
 		return errno;
 	if (pid == 0)

@@ -106,7 +106,7 @@ static int pidns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder moves on to a child PID namespace and starts its init */
-	if (ns_holder_start(&h, CLONE_NEWPID, nserr_unshare_and_fork, &child_pidns))
+	if (ns_holder_start(&h, CLONE_NEWPID, nsfs_unshare_and_fork, &child_pidns))
 		return child_fail("no holder with a nested PID namespace");
 	fd = ns_open(h.pid, "pid_for_children");
 	rc = fd < 0 || ns_ident_of(h.pid, "pid", &parent) ?
@@ -219,7 +219,7 @@ static int owner_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&h, CLONE_NEWUSER | t->flag))
+	if (nsfs_hold(&h, CLONE_NEWUSER | t->flag))
 		return child_fail("no holder in new user and %s namespaces", t->name);
 	if (map_as(h.pid, 5) || ns_ident_of(h.pid, "user", &owner))
 		rc = child_fail("cannot map the holder: %m");

@@ -8,7 +8,7 @@
  * capabilities"), 4.14).
  *
  * The programs are copies of this case binary on a tmpfs mounted in a
- * private mount namespace; fixtures/idpeer.c makes each copy report the
+ * private mount namespace; fixtures/user.c (userns_exec()) makes each copy report the
  * capabilities and ids it got from execve() before main().  Tests that
  * need several ids (more than one unprivileged id can map) need real root.
  */

@@ -7,7 +7,7 @@
  * change process UIDs or GIDs", the article's part 5 and part 6).
  *
  * The namespace whose map is written is held by a child that answers
- * questions about its ids (fixtures/idpeer.h).  Unless a test says it
+ * questions about its ids (fixtures/user.h, userns_peer).  Unless a test says it
  * needs real root, everything runs in a child that gave up every
  * privilege (ns_run_unpriv()), in both passes; a first user namespace
  * "A" maps its root to that unprivileged id, and holds the child "B"
