@@ -91,7 +91,7 @@ help:
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
 	@echo "  make findings     REWRITES README.md's known-deviations table in place from"
-	@echo "                    fixtures/expectations and results/latest: run it after a full"
+	@echo "                    fixtures/data/expectations and results/latest: run it after a full"
 	@echo "                    make matrix, not after make check (review with git diff)"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
@@ -191,7 +191,7 @@ bench-vm: deps
 report:
 	harness/report $(RUN_ARGS) results/latest
 
-# The known deviations in README.md, from fixtures/expectations and the
+# The known deviations in README.md, from fixtures/data/expectations and the
 # last full matrix run (results/latest).
 findings:
 	harness/report --format findings --readme README.md $(RUN_ARGS) results/latest

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
-#include "nsapi.h"
+#include "cgroup.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Paths here are far shorter than CGNS_PATH_MAX; truncation would only fail a check. */
@@ -429,9 +429,7 @@ static int join_cgns(void *arg)
 
 	if (rc)
 		return rc;
-	if (ns_sync_init(&s))
-		return child_fail("sync: %m");
-	holder = ns_clone(0);
+	holder = ns_clone_synced(ns_clone, 0, &s);
 	if (holder == 0) {
 		char ok;
 
@@ -441,7 +439,6 @@ static int join_cgns(void *arg)
 		ns_sync_wait(&s, true, NULL, 0, 2 * NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	{
 		char ok = 0;
 

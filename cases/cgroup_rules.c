@@ -25,10 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
-#include "mntns.h"
+#include "cgroup.h"
 #include "nsconform.h"
-#include "userns.h"
 #include "kselftest_harness.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -70,7 +68,7 @@ TEST(unshare_cgroupns_unprivileged_is_eperm)
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
 	r->unshare_err = r->with_userns = 1;
-	ASSERT_EQ(0, userns_run_unpriv(unshare_unprivileged, r));
+	ASSERT_EQ(0, ns_run_unpriv(unshare_unprivileged, r));
 	EXPECT_EQ(-EPERM, r->unshare_err);
 	EXPECT_TRUE(ns_ident_eq(&r->before, &r->after));
 	EXPECT_EQ(0, r->with_userns);
@@ -82,7 +80,7 @@ static pid_t cgns_holder(void)
 	pid_t pid = ns_clone(0);
 
 	if (pid == 0) {
-		if (userns_become_unprivileged() || ns_unshare_userns_root(CLONE_NEWCGROUP))
+		if (ns_become_nobody() || ns_unshare_userns_root(CLONE_NEWCGROUP))
 			_exit(child_fail("holder: %m"));
 		pause();
 		_exit(0);
@@ -146,7 +144,7 @@ TEST(setns_cgroupns_unprivileged_is_eperm)
 	ASSERT_LT(0, q.holder);
 	ASSERT_EQ(0, wait_new_cgns(q.holder));
 	r->setns_nobody = 1;
-	EXPECT_EQ(0, userns_run_unpriv(join_as_nobody, &q));
+	EXPECT_EQ(0, ns_run_unpriv(join_as_nobody, &q));
 	kill(q.holder, SIGKILL);
 	ns_wait(q.holder, NS_WAIT_MS);
 	EXPECT_EQ(-EPERM, r->setns_nobody);
@@ -193,7 +191,7 @@ TEST(setns_cgroupns_owned_by_ancestor_userns_is_eperm)
 	JOIN_REQ(q, r);
 	ASSERT_EQ(0, ns_ident_of(0, "cgroup", &q.test_cgns));
 	r->setns_ancestor = r->setns_own = 1;
-	ASSERT_EQ(0, userns_run_unpriv(join_from_child_userns, &q));
+	ASSERT_EQ(0, ns_run_unpriv(join_from_child_userns, &q));
 	EXPECT_EQ(-EPERM, r->setns_ancestor);
 	EXPECT_EQ(0, r->setns_own);
 	EXPECT_EQ(1, r->joined);

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
 #include "kselftest_harness.h"
 
 /* Move the caller into an IPC namespace of its own (and a user namespace when unprivileged). */
@@ -162,12 +161,10 @@ TEST(mqueue_fs_shows_own_queues)
 	ASSERT_NE((mqd_t)-1, queue_create(a.parent_q, 1, 16));
 	ASSERT_EQ(0, mount_mqueue(a.parent_dir));
 	ASSERT_EQ(1, dir_has(a.parent_dir, a.parent_q));
-	ASSERT_EQ(0, ns_sync_init(&a.sync));
-	pid = ns_clone(CLONE_NEWIPC | CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWIPC | CLONE_NEWNS, &a.sync);
+	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(mq_fs_child(&a));
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&a.sync);
 	EXPECT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	/* While the child's queue exists, the parent's mount does not show it. */
 	EXPECT_EQ(0, dir_has(a.parent_dir, a.child_q));

@@ -28,8 +28,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "idpeer.h"
-#include "netns.h"
 #include "kselftest_harness.h"
 
 /*
@@ -42,9 +40,9 @@
  */
 #define NEED_IPC_SYSCTL_OWNER(path) do {					\
 	int owned_ = ns_have_sys_admin() ? 1 :					\
-		     idpeer_ipc_sysctl_owned_by_ns_root(path);			\
+		     ns_ipc_sysctl_owned_by_ns_root(path);			\
 	ASSERT_LE(0, owned_);							\
-	NS_NEED_FEATURE(!owned_, IDPEER_IPC_SYSCTL_FEATURE, "6.1");		\
+	NS_NEED_FEATURE(!owned_, NS_IPC_SYSCTL_FEATURE, "6.1");		\
 } while (0)
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */
@@ -407,7 +405,7 @@ static int perm_views(void *arg)
 	}
 	pid = ns_clone(0);
 	if (pid == 0) {
-		if (cap_drop_effective(CAP_IPC_OWNER) || ns_cap_effective(CAP_IPC_OWNER))
+		if (ns_cap_set(CAP_IPC_OWNER, CAP_EFFECTIVE, false))
 			_exit(child_fail("drop CAP_IPC_OWNER: %m"));
 		for (int t = 0; t < NTYPES; t++)
 			r->no_cap[t] = sysv_get(t) < 0 ? sysv_get(t) : 0;
@@ -555,11 +553,11 @@ static int qmax_child(void *arg)
 	NEED_OWN_IPC_NS(&test_ipc);
 	NEED_OWN_IPC_NS(&outer_ipc);
 	/* The limits bind only processes without CAP_SYS_RESOURCE. */
-	if (cap_drop_effective(CAP_SYS_RESOURCE) || ns_cap_effective(CAP_SYS_RESOURCE))
+	if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
-	r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/queues_max", 1);
+	r->write_err = ns_write_long("/proc/sys/fs/mqueue/queues_max", 1);
 	if (!r->write_err)
-		r->write_err = sysctl_write_long("/proc/sys/fs/mqueue/msg_max", 5);
+		r->write_err = ns_write_long("/proc/sys/fs/mqueue/msg_max", 5);
 	if (r->write_err)
 		return 0;
 	q1 = mq_open("/nsc-q1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
@@ -585,7 +583,7 @@ static int qmax_parent(void *arg)
 	if (rc || r->write_err)
 		return rc;
 	/* The parent namespace keeps its defaults (10 and 256). */
-	if (cap_drop_effective(CAP_SYS_RESOURCE))
+	if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 		return child_fail("drop CAP_SYS_RESOURCE: %m");
 	q1 = mq_open("/nsc-p1", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
 	q2 = mq_open("/nsc-p2", O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, NULL);
@@ -627,9 +625,9 @@ static int set_id_limits(long shmmni, long msgmni, long semmni)
 	int err;
 
 	snprintf(sem, sizeof(sem), "250 32000 32 %ld", semmni);
-	err = sysctl_write_long("/proc/sys/kernel/shmmni", shmmni);
+	err = ns_write_long("/proc/sys/kernel/shmmni", shmmni);
 	if (!err)
-		err = sysctl_write_long("/proc/sys/kernel/msgmni", msgmni);
+		err = ns_write_long("/proc/sys/kernel/msgmni", msgmni);
 	return err ?: ns_write_file("/proc/sys/kernel/sem", sem);
 }
 
@@ -739,8 +737,8 @@ static int mq_try(const char *map, bool drop_dac)
 			child_fail("new user namespace: %m");
 			_exit(100);
 		}
-		if (drop_dac && (cap_drop_effective(CAP_DAC_OVERRIDE) ||
-				 cap_drop_effective(CAP_DAC_READ_SEARCH)))
+		if (drop_dac && (ns_cap_set(CAP_DAC_OVERRIDE, CAP_EFFECTIVE, false) ||
+				 ns_cap_set(CAP_DAC_READ_SEARCH, CAP_EFFECTIVE, false)))
 			_exit(100);
 		q = mq_open("/nsc-perm", O_RDONLY | O_CLOEXEC);
 		_exit(q == (mqd_t)-1 ? (errno == EACCES ? 13 : 101) : 0);
@@ -837,7 +835,7 @@ static int rmid_child(void *arg)
 
 	NEED_OWN_IPC_NS(&test_ipc);
 	NEED_OWN_IPC_NS(&outer_ipc);
-	r->write_err = sysctl_write_long(RMID_FORCED, 1);
+	r->write_err = ns_write_long(RMID_FORCED, 1);
 	if (r->write_err)
 		return 0;
 	r->child_left = orphan_segment_left();

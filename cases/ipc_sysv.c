@@ -359,12 +359,10 @@ TEST(objects_live_while_namespace_referenced)
 
 	ASSERT_EQ(0, private_ipc());
 	a.key = test_key(5);
-	ASSERT_EQ(0, ns_sync_init(&a.sync));
-	pid = ns_clone(CLONE_NEWIPC);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWIPC, &a.sync);
+	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(make_object_and_exit(&a));
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&a.sync);
 	ASSERT_EQ(0, ns_sync_wait(&a.sync, false, NULL, 0, NS_WAIT_MS));
 	fd = ns_open(pid, "ipc");
 	ASSERT_GE(fd, 0);
@@ -423,14 +421,11 @@ static int lock_in_dying_ns(void *arg)
 	/* in a user namespace even real root has no CAP_IPC_LOCK over the limit */
 	if (ns_unshare_userns_root(CLONE_NEWIPC))
 		return child_fail("new user and IPC namespace: %m");
-	if (ns_sync_init(&lock_sync))
-		return child_fail("sync: %m");
-	pid = ns_clone(CLONE_NEWIPC);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWIPC, &lock_sync);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWIPC): %m");
 	if (pid == 0)
 		_exit(lock_and_wait(r));
-	ns_sync_parent_side(&lock_sync);
 	if (ns_sync_wait(&lock_sync, false, NULL, 0, NS_WAIT_MS))
 		return child_fail("the child did not lock its segment");
 	r->while_alive = locked_segment(2 * page, &id);

@@ -6,7 +6,7 @@
  * mnt_propagation.c, less privileged namespaces in mnt_locked.c.
  *
  * Every mount is made in a mount namespace of the test's own, on a tmpfs
- * it mounted there after making all mounts private (fixtures/mntns.h).
+ * it mounted there after making all mounts private (fixtures/mnt.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(mnt) {
@@ -285,17 +285,8 @@ TEST_F(mnt, setns_joins_peer_mount_view)
 /* Give up CAP_SYS_ADMIN (only it, in the root pass); 0 or -1. */
 static int drop_sys_admin(void)
 {
-	cap_value_t v = CAP_SYS_ADMIN;
-	cap_t caps = cap_get_proc();
-	int rc;
-
-	if (!caps)
-		return -1;
-	rc = cap_set_flag(caps, CAP_EFFECTIVE, 1, &v, CAP_CLEAR) ||
-	     cap_set_flag(caps, CAP_PERMITTED, 1, &v, CAP_CLEAR) ||
-	     cap_set_proc(caps);
-	cap_free(caps);
-	return rc || ns_have_sys_admin() ? -1 : 0;
+	return ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false) ||
+	       ns_cap_set(CAP_SYS_ADMIN, CAP_PERMITTED, false) || ns_have_sys_admin() ? -1 : 0;
 }
 
 static int newns_refused(void *arg)
@@ -433,12 +424,10 @@ TEST_F(mnt, chroot_jail_escaped_by_privileged_process)
 	ASSERT_EQ(0, mnt_touch(mnt_path(marker, &self->b, "jail/JAIL")));
 	ASSERT_EQ(0, stat("/", &j.outside));
 	ASSERT_EQ(0, stat(j.dir, &jail_root));
-	ASSERT_EQ(0, ns_sync_init(&j.sync));
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &j.sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(jailed_child(&j));
-	ns_sync_parent_side(&j.sync);
 	snprintf(proc_root, sizeof(proc_root), "/proc/%d/root", pid);
 	/* From outside: the child's root is the jail, then ours again. */
 	EXPECT_EQ(0, ns_sync_wait(&j.sync, false, NULL, 0, NS_WAIT_MS));
@@ -527,12 +516,10 @@ TEST_F(mnt, pivot_root_old_root_unreachable)
 	mnt_path(pv.newroot, &self->b, "newroot");
 	pv.b = &self->b;
 	ASSERT_EQ(0, stat("/", &pv.outside));
-	ASSERT_EQ(0, ns_sync_init(&pv.sync));
-	pid = ns_clone(CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &pv.sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(pivoted_child(&pv));
-	ns_sync_parent_side(&pv.sync);
 	EXPECT_EQ(0, ns_same_as_self(pid, "mnt"));
 	ASSERT_EQ(0, ns_sync_wait(&pv.sync, false, NULL, 0, NS_WAIT_MS));
 	/* From outside: the child's namespace holds just its new root... */

@@ -4,7 +4,7 @@
  * statmount()/listmount() naming a mount namespace by id (6.11),
  * NS_MNT_GET_NEXT/PREV (6.12), open_tree(OPEN_TREE_NAMESPACE) (7.0),
  * fsmount(FSMOUNT_NAMESPACE) (7.1), clone3(CLONE_EMPTY_MNTNS) (7.1) and
- * proc's pidns= option (6.18).  Every feature is probed (fixtures/nsnew.h);
+ * proc's pidns= option (6.18).  Every feature is probed (fixtures/core_features.c);
  * UNSHARE_EMPTY_MNTNS is in nsfs_create, NS_MNT_GET_INFO in nsfs_ioctl.
  */
 #define _GNU_SOURCE
@@ -19,16 +19,11 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "nsnew.h"
-#include "nserrors.h"	/* NS_GET_NSTYPE */
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
-
-#define TMPFS_MAGIC_NR 0x01021994
-#define FSCONFIG_SET_FD_CMD 5
-#define FSCONFIG_CMD_CREATE_CMD 6
 
 static int mntns_id_of_fd(int fd, uint64_t *id)
 {
@@ -62,15 +57,15 @@ static int tmpfs_on_tmp(void *arg)
 /* The mount of @ns_id whose mount point is /tmp, its fs type "tmpfs": its id, or 0. */
 static uint64_t find_tmp_mount(struct __test_metadata *_metadata, uint64_t ns_id)
 {
-	static struct nsnew_statmount sm;
+	static struct nsc_statmount sm;
 	uint64_t ids[512], found = 0;
-	long n = nsnew_listmount(NSNEW_LSMT_ROOT, ns_id, 0, ids, 512);
+	long n = ns_listmount(NSC_LSMT_ROOT, ns_id, 0, ids, 512);
 
 	EXPECT_LT(0, n) TH_LOG("listmount in ns %llu: %s", (unsigned long long)ns_id,
 			       strerror(-n));
 	for (long i = 0; i < n; i++) {
-		int r = nsnew_statmount(ids[i], ns_id, NSNEW_STATMOUNT_MNT_POINT |
-					NSNEW_STATMOUNT_FS_TYPE | NSNEW_STATMOUNT_MNT_NS_ID, &sm);
+		int r = ns_statmount(ids[i], ns_id, NSC_STATMOUNT_MNT_POINT |
+					NSC_STATMOUNT_FS_TYPE | NSC_STATMOUNT_MNT_NS_ID, &sm);
 
 		if (r)
 			continue;
@@ -91,13 +86,13 @@ TEST(listmount_statmount_by_mount_ns_id)
 	NS_NEED_NOT_CHROOTED();
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	struct nsnew_statmount sm;
+	struct nsc_statmount sm;
 	uint64_t mine, theirs, tmp_mnt, ids[512];
 	struct ns_holder h;
 	long n;
 
-	NSNEW_NEED(NSNEW_STATMOUNT);
-	NSNEW_NEED(NSNEW_MNT_ID_REQ_NS_ID);
+	NS_NEED(NS_F_STATMOUNT);
+	NS_NEED(NS_F_MNT_ID_REQ_NS_ID);
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, tmpfs_on_tmp, NULL));
 	ASSERT_EQ(0, mntns_id(h.pid, &theirs));
@@ -105,14 +100,14 @@ TEST(listmount_statmount_by_mount_ns_id)
 	tmp_mnt = find_tmp_mount(_metadata, theirs);
 	EXPECT_NE(0, tmp_mnt) TH_LOG("the holder's tmpfs on /tmp is not listed in its namespace");
 	/* not one of ours */
-	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, 512);
+	n = ns_listmount(NSC_LSMT_ROOT, 0, 0, ids, 512);
 	ASSERT_LT(0, n);
 	for (long i = 0; i < n; i++)
 		EXPECT_NE(tmp_mnt, ids[i]);
-	EXPECT_EQ(-ENOENT, nsnew_statmount(tmp_mnt, mine, NSNEW_STATMOUNT_MNT_BASIC, &sm));
-	EXPECT_EQ(-ENOENT, nsnew_listmount(NSNEW_LSMT_ROOT, ~0ULL - 7, 0, ids, 1));
+	EXPECT_EQ(-ENOENT, ns_statmount(tmp_mnt, mine, NSC_STATMOUNT_MNT_BASIC, &sm));
+	EXPECT_EQ(-ENOENT, ns_listmount(NSC_LSMT_ROOT, ~0ULL - 7, 0, ids, 1));
 	/* our own mounts carry our id */
-	ASSERT_EQ(0, nsnew_statmount(ids[0], 0, NSNEW_STATMOUNT_MNT_NS_ID, &sm));
+	ASSERT_EQ(0, ns_statmount(ids[0], 0, NSC_STATMOUNT_MNT_NS_ID, &sm));
 	EXPECT_EQ(mine, sm.mnt_ns_id);
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
@@ -125,7 +120,7 @@ static int walk_finds(int req, uint64_t from, uint64_t want, bool *ordered)
 
 	*ordered = true;
 	for (int n = 0; fd >= 0 && n < 100000; n++) {
-		struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+		struct nsc_mnt_ns_info info = { .size = sizeof(info) };
 		int next = ioctl(fd, req, &info);
 		uint64_t id = 0;
 
@@ -168,14 +163,14 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 	bool up_ok, down_ok;
 	int up, down;
 
-	NSNEW_NEED(NSNEW_NS_MNT_ITER);
+	NS_NEED(NS_F_NS_MNT_ITER);
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
 	ASSERT_EQ(0, mntns_id(h.pid, &theirs));
 	up = walk_finds(NS_MNT_GET_NEXT, mine, theirs, &up_ok);
 	down = walk_finds(NS_MNT_GET_PREV, mine, theirs, &down_ok);
-	if (!nsnew_in_initial_pidns()) {
+	if (!ns_in_initial_pidns()) {
 		/* linux:e6b899f08066: iteration needs may_see_all_namespaces() */
 		EXPECT_EQ(-EPERM, up);
 		EXPECT_EQ(-EPERM, down);
@@ -208,7 +203,7 @@ static int enter_and_look(int nsfd, uint64_t old_id, const char *marker, bool tm
 		return child_fail("setns: %m");
 	if (chdir("/"))
 		return child_fail("chdir: %m");
-	if (tmpfs && (statfs("/", &sf) || sf.f_type != TMPFS_MAGIC_NR))
+	if (tmpfs && (statfs("/", &sf) || sf.f_type != TMPFS_MAGIC))
 		return child_fail("the root is not the tmpfs");
 	dir = opendir("/");
 	if (!dir)
@@ -233,7 +228,7 @@ static int open_tree_worker(void *arg)
 		return child_fail("setup");
 	if (mknod("/tmp/nsc-marker", S_IFREG | 0600, 0))
 		return child_fail("marker: %m");
-	fd = mntcov_open_tree(AT_FDCWD, "/tmp", NSNEW_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	fd = ns_open_tree(AT_FDCWD, "/tmp", NSC_OPEN_TREE_NAMESPACE | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open_tree(OPEN_TREE_NAMESPACE): %m");
 	return enter_and_look(fd, mine, "/nsc-marker", true);
@@ -248,7 +243,7 @@ TEST(open_tree_namespace_roots_new_ns_at_tree)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	NSNEW_NEED(NSNEW_OPEN_TREE_NS);
+	NS_NEED(NS_F_OPEN_TREE_NS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, open_tree_worker, NULL));
 }
 
@@ -260,10 +255,10 @@ static int fsmount_worker(void *arg)
 	(void)arg;
 	if (tmpfs_on_tmp(NULL) || mntns_id(0, &mine))
 		return child_fail("setup");
-	fs = nsnew_fsopen("tmpfs", 0);
-	if (fs < 0 || nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+	fs = ns_fsopen("tmpfs", 0);
+	if (fs < 0 || ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
 		return child_fail("fsopen/fsconfig tmpfs: %m");
-	fd = nsnew_fsmount(fs, NSNEW_FSMOUNT_NAMESPACE, 0);
+	fd = ns_fsmount(fs, NSC_FSMOUNT_NAMESPACE, 0);
 	if (fd < 0)
 		return child_fail("fsmount(FSMOUNT_NAMESPACE): %m");
 	close(fs);
@@ -278,7 +273,7 @@ TEST(fsmount_namespace_roots_new_ns_at_new_fs)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &test_mnt));
-	NSNEW_NEED(NSNEW_FSMOUNT_NS);
+	NS_NEED(NS_F_FSMOUNT_NS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, fsmount_worker, NULL));
 }
 
@@ -306,9 +301,9 @@ TEST(clone3_empty_mntns_gives_empty_root)
 	char cwd[64];
 	pid_t pid;
 
-	NSNEW_NEED(NSNEW_CLONE_EMPTY_MNTNS);
+	NS_NEED(NS_F_CLONE_EMPTY_MNTNS);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &before));
-	pid = ns_clone3(NSNEW_CLONE_EMPTY_MNTNS_FLAG | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
+	pid = ns_clone3(NSC_CLONE_EMPTY_MNTNS | (ns_have_sys_admin() ? 0 : CLONE_NEWUSER));
 	ASSERT_LE(0, pid) TH_LOG("clone3: %s", strerror(errno));
 	if (pid == 0) {
 		struct ns_ident now;
@@ -336,13 +331,13 @@ static int pidns_mount_worker(void *arg)
 	if (ns_holder_start(&h, CLONE_NEWPID, NULL, NULL))
 		return child_fail("holder");
 	pidns = ns_open(h.pid, "pid");
-	fs = nsnew_fsopen("proc", 0);
+	fs = ns_fsopen("proc", 0);
 	if (pidns < 0 || fs < 0 || ns_ident_of(h.pid, "pid", &want))
 		rc = child_fail("fsopen proc / open pid ns: %m");
-	else if (nsnew_fsconfig(fs, FSCONFIG_SET_FD_CMD, "pidns", NULL, pidns) ||
-		 nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_CMD, NULL, NULL, 0))
+	else if (ns_fsconfig(fs, NSC_FSCONFIG_SET_FD, "pidns", NULL, pidns) ||
+		 ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
 		rc = child_fail("fsconfig pidns=: %m");
-	else if ((mnt = nsnew_fsmount(fs, 0, 0)) < 0)
+	else if ((mnt = ns_fsmount(fs, 0, 0)) < 0)
 		rc = child_fail("fsmount proc: %m");
 	else {
 		/* pid 1 there is the holder; nothing else lives in its namespace */
@@ -370,7 +365,7 @@ static int pidns_mount_worker(void *arg)
 TEST(proc_pidns_option_shows_that_namespace)
 {
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_PROC_PIDNS);
+	NS_NEED(NS_F_PROC_PIDNS);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, pidns_mount_worker, NULL));
 }
 

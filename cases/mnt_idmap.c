@@ -9,7 +9,7 @@
  * idmapped mounts for tmpfs")).
  *
  * Unless a test needs real root, everything runs in a child that gave up
- * every privilege (userns_run_unpriv()), made a user namespace U1 mapping
+ * every privilege (ns_run_unpriv()), made a user namespace U1 mapping
  * only that id, a private mount namespace and a tmpfs on /tmp owned by U1,
  * with /tmp/src/file owned by U1's root.  U2, a child of U1 held by
  * userns_hold(), maps its 5 to U1's 0 and is the idmapping.
@@ -25,17 +25,12 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
-#include "idpeer.h"
-#include "mntcov.h"
-#include "nsnew.h"
+#include "user.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
-/* Exit codes of the children for what the kernel lacks. */
-#define NO_SETATTR 42
-
 #define SKIP_FOR(rc) do { \
-	if ((rc) == NO_SETATTR) \
+	if ((rc) == NS_CHILD_SKIP) \
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
 } while (0)
 
@@ -48,7 +43,7 @@ struct idm {
 /* A private tmpfs on /tmp with /tmp/src/file and the mount point /tmp/idm. */
 static int idm_files(void)
 {
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	if (mkdir("/tmp/src", 0777) || chmod("/tmp/src", 0777) || mnt_touch("/tmp/src/file") ||
 	    mkdir("/tmp/idm", 0755))
@@ -77,18 +72,18 @@ static int idm_setup(struct idm *m, bool in_u1, const char *map)
 	m->u2fd = ns_open(m->u2.pid, "user");
 	if (m->u2fd < 0)
 		return child_fail("open U2's user ns: %s", strerror(-m->u2fd));
-	m->tree = mntcov_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	m->tree = ns_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (m->tree < 0)
-		return errno == ENOSYS ? NO_SETATTR : child_fail("open_tree(/tmp/src): %m");
+		return errno == ENOSYS ? NS_CHILD_SKIP : child_fail("open_tree(/tmp/src): %m");
 	return 0;
 }
 
 /* MOUNT_ATTR_IDMAP with @userns_fd on @fd (AT_EMPTY_PATH): 0 or -1, errno. */
 static int idmap(int fd, int userns_fd)
 {
-	struct mntcov_attr a = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = userns_fd };
+	struct nsc_mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = userns_fd };
 
-	return mntcov_setattr(fd, "", AT_EMPTY_PATH, &a);
+	return ns_mount_setattr(fd, "", AT_EMPTY_PATH, &a);
 }
 
 /* Idmap m->tree with U2 and attach it at /tmp/idm: 0 or an exit code. */
@@ -96,10 +91,10 @@ static int idm_attach(struct idm *m)
 {
 	if (idmap(m->tree, m->u2fd)) {
 		if (errno == ENOSYS)
-			return NO_SETATTR;
+			return NS_CHILD_SKIP;
 		return child_fail("MOUNT_ATTR_IDMAP on a clone of /tmp/src: %m");
 	}
-	if (mntcov_attach(m->tree, "/tmp/idm"))
+	if (ns_attach_tree(m->tree, "/tmp/idm"))
 		return child_fail("move_mount to /tmp/idm: %m");
 	return 0;
 }
@@ -163,8 +158,8 @@ TEST(idmapped_mount_maps_ownership_read_through_it)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
-	rc = userns_run_unpriv(read_through, NULL);
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	rc = ns_run_unpriv(read_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -202,8 +197,8 @@ TEST(idmapped_mount_create_with_unmappable_fsuid_eoverflow)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
-	rc = userns_run_unpriv(create_through, NULL);
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	rc = ns_run_unpriv(create_through, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -229,7 +224,7 @@ static int setattr_errors(void *arg)
 	if (idmap(m.tree, mntfd) != -1 || errno != EINVAL)
 		rc = child_fail("a mount namespace fd: %m, expected EINVAL");
 	if (errno == ENOSYS)
-		rc = NO_SETATTR;
+		rc = NS_CHILD_SKIP;
 	if (!rc && (idmap(m.tree, 999) != -1 || errno != EBADF))
 		rc = child_fail("fd 999 (not open): %m, expected EBADF");
 	if (!rc && (idmap(m.tree, e->init_fd) != -1 || errno != EPERM))
@@ -272,8 +267,8 @@ TEST(idmap_userns_fd_rules)
 	NS_NEED_UNPRIV_USERNS();
 	if (!ns_in_initial_userns())
 		SKIP(return, "not started in the initial user namespace");
-	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
-	rc = userns_run_unpriv(sibling_then_errors, NULL);
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	rc = ns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -290,7 +285,7 @@ static int mount_rules(void *arg)
 	/* An attached mount (here /tmp itself): EINVAL. */
 	fd = open("/tmp", O_PATH | O_CLOEXEC);
 	if (idmap(fd, m.u2fd) != -1 || errno != EINVAL)
-		rc = errno == ENOSYS ? NO_SETATTR :
+		rc = errno == ENOSYS ? NS_CHILD_SKIP :
 		     child_fail("MOUNT_ATTR_IDMAP on an attached mount: %m, expected EINVAL");
 	close(fd);
 	if (rc)
@@ -299,7 +294,7 @@ static int mount_rules(void *arg)
 	if (rc)
 		goto out;
 	/* Already idmapped (now attached too): no second idmapping. */
-	fd = mntcov_open_tree(-100, "/tmp/idm", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	fd = ns_open_tree(-100, "/tmp/idm", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (fd < 0 || idmap(fd, m.u2fd) != -1 || errno != EPERM)
 		rc = child_fail("MOUNT_ATTR_IDMAP on a clone of an idmapped mount: %m, "
 				"expected EPERM");
@@ -310,7 +305,7 @@ static int mount_rules(void *arg)
 		rc = child_fail("mount ramfs: %m");
 		goto out;
 	}
-	fd = mntcov_open_tree(-100, "/tmp/ramfs", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	fd = ns_open_tree(-100, "/tmp/ramfs", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (fd < 0 || idmap(fd, m.u2fd) != -1 || errno != EINVAL)
 		rc = child_fail("MOUNT_ATTR_IDMAP on a ramfs clone: %m, expected EINVAL");
 	if (fd >= 0)
@@ -329,8 +324,8 @@ TEST(idmap_mount_rules)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
-	rc = userns_run_unpriv(mount_rules, NULL);
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	rc = ns_run_unpriv(mount_rules, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);
 }
@@ -366,7 +361,7 @@ static int remap(void *arg)
 {
 	struct create_as as1000 = { 1000, "/tmp/idm/new", 0 };
 	struct create_as as0 = { 0, "/tmp/idm/new0", EOVERFLOW };
-	struct idpeer u2;
+	struct userns_peer u2;
 	struct idm m;
 	int rc;
 
@@ -376,16 +371,16 @@ static int remap(void *arg)
 	if (idm_files())
 		return 1;
 	/* U2 maps 0..9 to 1000..1009; the maps need CAP_SETUID/CAP_SETGID here. */
-	if (idpeer_start(&u2, 0))
+	if (userns_peer_start(&u2, 0))
 		return child_fail("start U2: %m");
 	if (ns_write_proc(u2.pid, "uid_map", "0 1000 10\n") ||
 	    ns_write_proc(u2.pid, "gid_map", "0 1000 10\n")) {
-		idpeer_stop(&u2);
+		userns_peer_stop(&u2);
 		return child_fail("U2's maps");
 	}
 	m.u2fd = ns_open(u2.pid, "user");
-	m.tree = mntcov_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	rc = m.tree < 0 ? (errno == ENOSYS ? NO_SETATTR : child_fail("open_tree: %m")) :
+	m.tree = ns_open_tree(-100, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	rc = m.tree < 0 ? (errno == ENOSYS ? NS_CHILD_SKIP : child_fail("open_tree: %m")) :
 	     idm_attach(&m);
 	if (!rc) {
 		/* Root's file reads as 1000:1000 through the mount. */
@@ -401,7 +396,7 @@ static int remap(void *arg)
 			rc = 1;
 	}
 	idm_end(&m);
-	if (idpeer_stop(&u2))
+	if (userns_peer_stop(&u2))
 		rc = rc ?: 1;
 	return rc;
 }
@@ -412,7 +407,7 @@ static int remap(void *arg)
  */
 TEST(idmapped_mount_remaps_owners_and_writes)
 {
-	const char *why = idpeer_needs_real_root();
+	const char *why = ns_real_root_missing();
 
 	NS_NEED_USERNS();
 
@@ -420,7 +415,7 @@ TEST(idmapped_mount_remaps_owners_and_writes)
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_TMPFS_IDMAP);
+	NS_NEED(NS_F_TMPFS_IDMAP);
 	rc = ns_run(CLONE_NEWNS, remap, NULL);
 	SKIP_FOR(rc);
 	ASSERT_EQ(0, rc);

@@ -9,7 +9,7 @@
  * here) cannot be cleared.
  *
  * Each test has a base tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); a "less privileged" peer child makes a user
+ * (fixtures/mnt.h); a "less privileged" peer child makes a user
  * namespace and a mount namespace, and a peer in a new mount namespace
  * of the same user namespace is the control where the same operation
  * succeeds.
@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(locked) {
@@ -69,9 +68,9 @@ TEST_F(locked, less_privileged_copy_turns_shared_into_slave)
 	ASSERT_EQ(0, mnt_set_propagation(s, MS_SHARED));
 	MNT_START_LESS_PRIVILEGED(&less);
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
-	ours = mntcov_info(0, s);
-	ctl = mntcov_info(same.pid, s);
-	lp = mntcov_info(less.pid, s);
+	ours = mnt_info_at(0, s);
+	ctl = mnt_info_at(same.pid, s);
+	lp = mnt_info_at(less.pid, s);
 	/* Control: same user namespace, still a peer. */
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(ours.shared, ctl.shared);
@@ -171,13 +170,13 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	/* A read-only mount of a writable tmpfs: the flag is the mount's. */
 	ASSERT_EQ(0, mnt_make(&self->b, "ro", ro, 0));
 	ASSERT_EQ(0, mount(NULL, ro, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL));
-	ASSERT_TRUE(mnt_opt_has(mntcov_info(0, ro).opts, "ro"));
+	ASSERT_TRUE(mnt_opt_has(mnt_info_at(0, ro).opts, "ro"));
 	mnt_path(file, &self->b, "ro/file");
 	mnt_path(ownfile, &self->b, "own/file");
 	MNT_START_LESS_PRIVILEGED(&less);
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(less.pid, ro).opts, "ro"));
 	EXPECT_EQ(EROFS, mnt_peer_do(&less, MNT_OP_CREATE, file, NULL, 0));
 	/* Keeping it read-only is allowed: only clearing the flag is refused. */
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, ro, NULL, MS_BIND | MS_RDONLY));
@@ -190,10 +189,10 @@ TEST_F(locked, locked_readonly_cannot_be_cleared)
 	/* Control: the same remount works in our user namespace. */
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, ro, NULL, MS_BIND));
-	EXPECT_FALSE(mnt_opt_has(mntcov_info(same.pid, ro).opts, "ro"));
+	EXPECT_FALSE(mnt_opt_has(mnt_info_at(same.pid, ro).opts, "ro"));
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_CREATE, file, NULL, 0));
 	/* Our own mount stays read-only. */
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(0, ro).opts, "ro"));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(0, ro).opts, "ro"));
 	EXPECT_EQ(-EROFS, mnt_touch(file));
 	EXPECT_EQ(0, mnt_peer_stop(&same));
 	EXPECT_EQ(0, mnt_peer_stop(&less));
@@ -289,13 +288,13 @@ TEST_F(locked, propagated_mount_flags_arrive_locked)
 					     MS_BIND | (keep & ~flag[i])))
 			TH_LOG("clearing flag %d", i);
 	}
-	mi = mntcov_info(less.pid, p1);
+	mi = mnt_info_at(less.pid, p1);
 	for (i = 0; i < 3; i++)
 		EXPECT_TRUE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, p1, NULL, MS_BIND | keep));
 	/* Control: in our user namespace all three can go. */
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, p1, NULL, MS_BIND));
-	mi = mntcov_info(same.pid, p1);
+	mi = mnt_info_at(same.pid, p1);
 	for (i = 0; i < 3; i++)
 		EXPECT_FALSE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
 	EXPECT_EQ(0, mnt_peer_stop(&same));

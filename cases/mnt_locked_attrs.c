@@ -12,7 +12,7 @@
  *
  * Each test has a base tmpfs in a private mount namespace of its own and
  * a tmpfs "m" under it with the attribute; the less privileged side is a
- * peer child (fixtures/mntns.h) or a child that made its own user and
+ * peer child (fixtures/mnt.h) or a child that made its own user and
  * mount namespaces; the control is the same change in a mount namespace
  * of our own user namespace.
  */
@@ -23,8 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(lattr) {
@@ -64,7 +63,7 @@ FIXTURE_SETUP(lattr)
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mount(NULL, self->m, NULL, MS_REMOUNT | MS_BIND | variant->ms, NULL));
-	ASSERT_TRUE(mnt_opt_has(mntcov_info(0, self->m).opts, variant->opt));
+	ASSERT_TRUE(mnt_opt_has(mnt_info_at(0, self->m).opts, variant->opt));
 }
 
 FIXTURE_TEARDOWN(lattr)
@@ -80,18 +79,18 @@ TEST_F(lattr, remount_cannot_clear_locked_attribute)
 	struct mnt_peer same, less;
 
 	MNT_START_LESS_PRIVILEGED(&less);
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, self->m).opts, variant->opt));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(less.pid, self->m).opts, variant->opt));
 	EXPECT_EQ(EPERM, mnt_peer_do(&less, MNT_OP_REMOUNT, self->m, NULL,
 				     MS_BIND | variant->ms_change));
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, self->m).opts, variant->opt));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(less.pid, self->m).opts, variant->opt));
 	EXPECT_EQ(0, mnt_peer_do(&less, MNT_OP_REMOUNT, self->m, NULL, MS_BIND | variant->ms));
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(less.pid, self->m).opts, variant->opt));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(less.pid, self->m).opts, variant->opt));
 	/* Control: in our own user namespace the same remount works. */
 	ASSERT_EQ(0, mnt_peer_start(&same, false));
 	EXPECT_EQ(0, mnt_peer_do(&same, MNT_OP_REMOUNT, self->m, NULL,
 				 MS_BIND | variant->ms_change));
-	EXPECT_FALSE(mnt_opt_has(mntcov_info(same.pid, self->m).opts, variant->opt));
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(0, self->m).opts, variant->opt));
+	EXPECT_FALSE(mnt_opt_has(mnt_info_at(same.pid, self->m).opts, variant->opt));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(0, self->m).opts, variant->opt));
 	EXPECT_EQ(0, mnt_peer_stop(&same));
 	EXPECT_EQ(0, mnt_peer_stop(&less));
 }
@@ -99,13 +98,10 @@ TEST_F(lattr, remount_cannot_clear_locked_attribute)
 struct setattr_call {
 	const char *path;
 	const char *opt;
-	struct mntcov_attr attr;
+	struct nsc_mount_attr attr;
 	bool less;		/* in a less privileged mount namespace */
 	int err;		/* expected errno, 0 for success */
 };
-
-/* Exit code of try_setattr() when the kernel has no mount_setattr(). */
-#define NO_SETATTR 42
 
 static int try_setattr(void *arg)
 {
@@ -118,9 +114,9 @@ static int try_setattr(void *arg)
 		errno = -err;
 		return child_fail("new mount namespace: %m");
 	}
-	rc = mntcov_setattr(-100, c->path, 0, &c->attr);
+	rc = ns_mount_setattr(-100, c->path, 0, &c->attr);
 	if (rc && errno == ENOSYS)
-		return NO_SETATTR;
+		return NS_CHILD_SKIP;
 	if (c->err ? rc != -1 || errno != c->err : rc != 0)
 		return child_fail("mount_setattr(%s, set %#llx clr %#llx): %s, expected %s",
 				  c->path, (unsigned long long)c->attr.attr_set,
@@ -150,13 +146,13 @@ TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 	/* Decided before the run: a failing child is a failure, never a SKIP. */
 	NS_NEED_USERNS();
 	rc = ns_run(0, try_setattr, &c);
-	if (rc == NO_SETATTR)
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)");
 	EXPECT_EQ(0, rc);
 	c.less = false;
 	c.err = 0;
 	EXPECT_EQ(0, ns_run(0, try_setattr, &c));
-	EXPECT_TRUE(mnt_opt_has(mntcov_info(0, self->m).opts, variant->opt));
+	EXPECT_TRUE(mnt_opt_has(mnt_info_at(0, self->m).opts, variant->opt));
 }
 
 /* --- what can still be done ------------------------------------------------ */
@@ -195,13 +191,13 @@ TEST_F(lmore, added_flags_on_locked_mount_can_be_cleared)
 	const char *opts;
 
 	EXPECT_EQ(0, mnt_peer_do(&self->less, MNT_OP_REMOUNT, self->m, NULL, MS_BIND | all));
-	opts = mntcov_info(self->less.pid, self->m).opts;
+	opts = mnt_info_at(self->less.pid, self->m).opts;
 	EXPECT_TRUE(mnt_opt_has(opts, "ro") && mnt_opt_has(opts, "nosuid") &&
 		    mnt_opt_has(opts, "nodev") && mnt_opt_has(opts, "noexec"));
-	EXPECT_EQ(EROFS, mnt_peer_do(&self->less, MNT_OP_CREATE, mntcov_sub(f, self->m, "f"),
+	EXPECT_EQ(EROFS, mnt_peer_do(&self->less, MNT_OP_CREATE, mnt_subpath(f, self->m, "f"),
 				     NULL, 0));
 	EXPECT_EQ(0, mnt_peer_do(&self->less, MNT_OP_REMOUNT, self->m, NULL, MS_BIND));
-	opts = mntcov_info(self->less.pid, self->m).opts;
+	opts = mnt_info_at(self->less.pid, self->m).opts;
 	EXPECT_FALSE(mnt_opt_has(opts, "ro") || mnt_opt_has(opts, "nosuid") ||
 		     mnt_opt_has(opts, "nodev") || mnt_opt_has(opts, "noexec"));
 	EXPECT_EQ(0, mnt_peer_do(&self->less, MNT_OP_CREATE, f, NULL, 0));
@@ -221,12 +217,12 @@ TEST_F(lmore, propagation_of_locked_mount_can_change)
 
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		EXPECT_EQ(0, mnt_peer_do(&self->less, MNT_OP_SETPROP, self->m, NULL, types[i]));
-		mi = mntcov_info(self->less.pid, self->m);
+		mi = mnt_info_at(self->less.pid, self->m);
 		EXPECT_EQ(types[i] == MS_SHARED, mi.shared > 0);
 		EXPECT_EQ(types[i] == MS_UNBINDABLE, mi.unbindable);
 	}
 	/* Ours did not change. */
-	mi = mntcov_info(0, self->m);
+	mi = mnt_info_at(0, self->m);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_FALSE(mi.unbindable);
 }
@@ -239,7 +235,7 @@ TEST_F(lmore, locked_mount_can_be_covered_and_uncovered)
 {
 	char x[MNT_PATH_MAX];
 
-	mntcov_sub(x, self->m, "x");
+	mnt_subpath(x, self->m, "x");
 	/* That a locked mount does not unmount (EINVAL) is mnt_locked.c's; here it stays locked. */
 	ASSERT_EQ(0, mnt_peer_do(&self->less, MNT_OP_TMPFS, self->m, NULL, 0));
 	EXPECT_EQ(0, mnt_peer_do(&self->less, MNT_OP_EXISTS, x, NULL, 0));

@@ -14,7 +14,7 @@
  * shared subtrees).
  *
  * Each test works on a tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); where a second namespace is needed it is a peer
+ * (fixtures/mnt.h); where a second namespace is needed it is a peer
  * child that makes mount events on request.
  */
 #define _GNU_SOURCE
@@ -26,8 +26,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(peers) {
@@ -63,15 +62,15 @@ TEST_F(peers, bind_of_shared_mount_joins_its_peer_group)
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
-	s = mntcov_info(0, self->s);
-	d = mntcov_info(0, self->d);
+	s = mnt_info_at(0, self->s);
+	d = mnt_info_at(0, self->d);
 	EXPECT_LT(0, s.shared);
 	EXPECT_EQ(s.shared, d.shared);
 	EXPECT_NE(s.id, d.id);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dy, self->d, "y"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(sy, self->s, "y")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(dx, self->d, "x")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(dy, self->d, "y"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(sy, self->s, "y")));
 }
 
 /*
@@ -90,21 +89,21 @@ TEST_F(peers, umount_and_private_leave_the_peer_group)
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	group = mntcov_info(0, self->s).shared;
+	group = mnt_info_at(0, self->s).shared;
 	ASSERT_LT(0, group);
-	EXPECT_EQ(group, mntcov_info(p.pid, self->d).shared);
+	EXPECT_EQ(group, mnt_info_at(p.pid, self->d).shared);
 	/* d leaves by umount (here: the peer's copy stays), e by MS_PRIVATE. */
 	ASSERT_EQ(0, umount2(self->d, 0));
 	ASSERT_EQ(0, mnt_set_propagation(e, MS_PRIVATE));
-	EXPECT_EQ(0, mntcov_info(0, e).shared);
-	EXPECT_EQ(group, mntcov_info(0, self->s).shared);
-	EXPECT_EQ(group, mntcov_info(p.pid, self->s).shared);
-	EXPECT_EQ(group, mntcov_info(p.pid, self->d).shared);
+	EXPECT_EQ(0, mnt_info_at(0, e).shared);
+	EXPECT_EQ(group, mnt_info_at(0, self->s).shared);
+	EXPECT_EQ(group, mnt_info_at(p.pid, self->s).shared);
+	EXPECT_EQ(group, mnt_info_at(p.pid, self->d).shared);
 	/* s and the peer's copies still propagate; e does not receive. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	EXPECT_EQ(1, mnt_peer_sees(&p, mntcov_sub(px, self->d, "x")));
-	EXPECT_EQ(0, mnt_we_see(mntcov_sub(ex, e, "x")));
-	EXPECT_EQ(0, mnt_info_has(0, mntcov_sub(px, self->d, "x")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_peer_sees(&p, mnt_subpath(px, self->d, "x")));
+	EXPECT_EQ(0, mnt_we_see(mnt_subpath(ex, e, "x")));
+	EXPECT_EQ(0, mnt_info_has(0, mnt_subpath(px, self->d, "x")));
 	EXPECT_EQ(0, mnt_peer_stop(&p));
 }
 
@@ -118,7 +117,7 @@ TEST_F(peers, make_slave_of_lone_peer_gives_private)
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(NULL, self->s, NULL, MS_SLAVE, NULL));
-	s = mntcov_info(0, self->s);
+	s = mnt_info_at(0, self->s);
 	EXPECT_EQ(0, s.shared);
 	EXPECT_EQ(0, s.master);
 	EXPECT_FALSE(s.unbindable);
@@ -137,18 +136,18 @@ TEST_F(peers, propagation_type_governs_only_immediate_children)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
 	/* A child mount: propagates to d/c; then made private on the s side. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sc, self->s, "c"), 0));
-	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dc, self->d, "c")));
-	ASSERT_EQ(0, mkdir(mntcov_sub(scx, sc, "x"), 0755));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sc, self->s, "c"), 0));
+	ASSERT_EQ(1, mnt_we_see(mnt_subpath(dc, self->d, "c")));
+	ASSERT_EQ(0, mkdir(mnt_subpath(scx, sc, "x"), 0755));
 	ASSERT_EQ(0, mnt_set_propagation(sc, MS_PRIVATE));
-	EXPECT_EQ(0, mntcov_info(0, sc).shared);
+	EXPECT_EQ(0, mnt_info_at(0, sc).shared);
 	/* s itself is still shared: its direct children still propagate. */
-	EXPECT_LT(0, mntcov_info(0, self->s).shared);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sy, self->s, "y"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dy, self->d, "y")));
+	EXPECT_LT(0, mnt_info_at(0, self->s).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sy, self->s, "y"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(dy, self->d, "y")));
 	/* Under the private child: no propagation to its copy at d/c. */
 	ASSERT_EQ(0, mnt_tmpfs(scx, 0));
-	EXPECT_EQ(0, mnt_we_see(mntcov_sub(dcx, dc, "x")));
+	EXPECT_EQ(0, mnt_we_see(mnt_subpath(dcx, dc, "x")));
 }
 
 /*
@@ -164,16 +163,16 @@ TEST_F(peers, bind_of_slave_is_slave_of_same_master)
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
 	mnt_path(e, &self->b, "e");
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	group = mntcov_info(0, self->s).shared;
+	group = mnt_info_at(0, self->s).shared;
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
-	ASSERT_EQ(group, mntcov_info(0, self->d).master);
+	ASSERT_EQ(group, mnt_info_at(0, self->d).master);
 	ASSERT_EQ(0, mount(self->d, e, NULL, MS_BIND, NULL));
-	mi = mntcov_info(0, e);
+	mi = mnt_info_at(0, e);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_EQ(group, mi.master);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(ex, e, "x")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(ex, e, "x")));
 }
 
 /*
@@ -190,15 +189,15 @@ TEST_F(peers, mounts_under_slave_private_or_slave_copies)
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mnt_set_propagation(self->d, MS_SLAVE));
 	/* Made in the slave: private. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dy, self->d, "y"), 0));
-	mi = mntcov_info(0, dy);
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(dy, self->d, "y"), 0));
+	mi = mnt_info_at(0, dy);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_EQ(0, mi.master);
 	/* Made in the master: shared there, a slave of it in d. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	group = mntcov_info(0, sx).shared;
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	group = mnt_info_at(0, sx).shared;
 	EXPECT_LT(0, group);
-	mi = mntcov_info(0, mntcov_sub(dx, self->d, "x"));
+	mi = mnt_info_at(0, mnt_subpath(dx, self->d, "x"));
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_EQ(group, mi.master);
 }
@@ -212,17 +211,17 @@ TEST_F(peers, move_under_shared_mount_propagates)
 	char t[MNT_PATH_MAX], sx[MNT_PATH_MAX], dx[MNT_PATH_MAX], m[MNT_PATH_MAX];
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
-	ASSERT_EQ(0, mnt_touch(mntcov_sub(m, t, "marker")));
+	ASSERT_EQ(0, mnt_touch(mnt_subpath(m, t, "marker")));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, mount(t, mntcov_sub(sx, self->s, "x"), NULL, MS_MOVE, NULL));
+	ASSERT_EQ(0, mount(t, mnt_subpath(sx, self->s, "x"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(t));
 	EXPECT_EQ(1, mnt_we_see(sx));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
-	EXPECT_EQ(0, access(mntcov_sub(m, dx, "marker"), F_OK));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(dx, self->d, "x")));
+	EXPECT_EQ(0, access(mnt_subpath(m, dx, "marker"), F_OK));
 	/* Moved in, it joined a peer group with its copy. */
-	EXPECT_LT(0, mntcov_info(0, sx).shared);
-	EXPECT_EQ(mntcov_info(0, sx).shared, mntcov_info(0, dx).shared);
+	EXPECT_LT(0, mnt_info_at(0, sx).shared);
+	EXPECT_EQ(mnt_info_at(0, sx).shared, mnt_info_at(0, dx).shared);
 }
 
 /*
@@ -233,7 +232,7 @@ TEST_F(peers, move_from_shared_parent_einval)
 {
 	char sx[MNT_PATH_MAX];
 
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	EXPECT_EQ(-1, mount(sx, self->d, NULL, MS_MOVE, NULL));
 	EXPECT_EQ(EINVAL, errno);
@@ -255,11 +254,11 @@ TEST_F(peers, move_unbindable_tree_to_shared_einval)
 	char t[MNT_PATH_MAX], tu[MNT_PATH_MAX], sx[MNT_PATH_MAX];
 
 	ASSERT_EQ(0, mnt_make(&self->b, "t", t, 0));
-	ASSERT_EQ(0, mkdir(mntcov_sub(tu, t, "u"), 0755));
+	ASSERT_EQ(0, mkdir(mnt_subpath(tu, t, "u"), 0755));
 	ASSERT_EQ(0, mnt_tmpfs(tu, 0));
 	ASSERT_EQ(0, mnt_set_propagation(tu, MS_UNBINDABLE));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	EXPECT_EQ(-1, mount(t, mntcov_sub(sx, self->s, "x"), NULL, MS_MOVE, NULL));
+	EXPECT_EQ(-1, mount(t, mnt_subpath(sx, self->s, "x"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(1, mnt_we_see(t));
 	EXPECT_EQ(0, mnt_we_see(sx));
@@ -274,17 +273,13 @@ static pid_t chrooted_child(const char *root, struct ns_sync *s)
 	pid_t pid;
 	int ok;
 
-	if (ns_sync_init(s))
-		return -1;
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, s);
 	if (pid == 0) {
-		ns_sync_child_side(s);
 		ok = !chroot(root) && !chdir("/");
 		ns_sync_tell(s, true, &ok, sizeof(ok));
 		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
 		_exit(ok ? 0 : 1);
 	}
-	ns_sync_parent_side(s);
 	if (pid < 0 || ns_sync_wait(s, false, &ok, sizeof(ok), NS_WAIT_MS) || !ok) {
 		if (pid > 0)
 			ns_wait(pid, NS_WAIT_MS);
@@ -320,26 +315,26 @@ TEST_F(peers, propagate_from_shown_when_master_unreachable)
 	/* r is a mount, so that it can be a root. */
 	ASSERT_EQ(0, mount(r, r, NULL, MS_BIND | MS_REC, NULL));
 	ASSERT_EQ(0, mnt_set_propagation(h, MS_SHARED));
-	hid = mntcov_info(0, h).shared;
+	hid = mnt_info_at(0, h).shared;
 	ASSERT_EQ(0, mount(h, g, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mount(NULL, g, NULL, MS_SLAVE, NULL));
 	ASSERT_EQ(0, mount(NULL, g, NULL, MS_SHARED, NULL));
-	gid = mntcov_info(0, g).shared;
-	ASSERT_EQ(hid, mntcov_info(0, g).master);
+	gid = mnt_info_at(0, g).shared;
+	ASSERT_EQ(hid, mnt_info_at(0, g).master);
 	ASSERT_NE(hid, gid);
 	ASSERT_EQ(0, mount(g, x, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mount(NULL, x, NULL, MS_SLAVE, NULL));
-	ASSERT_EQ(0, mntcov_info(0, x).shared);
-	ASSERT_EQ(gid, mntcov_info(0, x).master);
+	ASSERT_EQ(0, mnt_info_at(0, x).shared);
+	ASSERT_EQ(gid, mnt_info_at(0, x).master);
 	/* From our root, g is visible: no propagate_from field. */
-	EXPECT_EQ(0, mntcov_propagate_from(0, x));
+	EXPECT_EQ(0, mnt_propagate_from(0, x));
 	/* mountinfo shows mount points relative to the reading task's root. */
 	c = chrooted_child(r, &sync);
 	ASSERT_LT(0, c);
-	EXPECT_EQ(gid, mntcov_info(c, "/x").master);
-	EXPECT_EQ(hid, mntcov_propagate_from(c, "/x"));
-	EXPECT_EQ(0, mntcov_info(c, "/h").master);
-	EXPECT_EQ(0, mntcov_propagate_from(c, "/h"));
+	EXPECT_EQ(gid, mnt_info_at(c, "/x").master);
+	EXPECT_EQ(hid, mnt_propagate_from(c, "/x"));
+	EXPECT_EQ(0, mnt_info_at(c, "/h").master);
+	EXPECT_EQ(0, mnt_propagate_from(c, "/h"));
 	ns_sync_tell(&sync, false, NULL, 0);
 	EXPECT_EQ(0, ns_wait(c, NS_WAIT_MS));
 	ns_sync_close(&sync);
@@ -449,21 +444,21 @@ TEST_F(peers, namespace_removal_ends_peer_group_membership)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_set_propagation(t, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ASSERT_EQ(mntcov_info(0, self->s).shared, mntcov_info(p.pid, self->s).shared);
+	ASSERT_EQ(mnt_info_at(0, self->s).shared, mnt_info_at(p.pid, self->s).shared);
 	/* While the copy lives, t has a peer: MS_SLAVE makes it its slave. */
-	group = mntcov_info(0, t).shared;
+	group = mnt_info_at(0, t).shared;
 	ASSERT_EQ(0, mount(NULL, t, NULL, MS_SLAVE, NULL));
-	mi = mntcov_info(0, t);
+	mi = mnt_info_at(0, t);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_EQ(group, mi.master);
 	/* The peer's namespace goes away with its only process. */
 	ASSERT_EQ(0, mnt_peer_stop(&p));
 	ASSERT_EQ(0, mount(NULL, self->s, NULL, MS_SLAVE, NULL));
-	mi = mntcov_info(0, self->s);
+	mi = mnt_info_at(0, self->s);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_EQ(0, mi.master);
 	/* t's master group went with it too: t is private now. */
-	EXPECT_EQ(0, mntcov_info(0, t).master);
+	EXPECT_EQ(0, mnt_info_at(0, t).master);
 }
 
 /* A mount's propagation state: shared group, master group, unbindable. */
@@ -504,7 +499,7 @@ TEST_F(peers, propagation_type_transitions_follow_the_table)
 	int st, op, group, ws, wm;
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	group = mntcov_info(0, self->s).shared;
+	group = mnt_info_at(0, self->s).shared;
 	ASSERT_LT(0, group);
 	for (st = 0; st < ST_N; st++) {
 		for (op = 0; op < 4; op++) {
@@ -513,7 +508,7 @@ TEST_F(peers, propagation_type_transitions_follow_the_table)
 			ASSERT_EQ(0, mnt_mkdir(&self->b, rel));
 			mnt_path(x, &self->b, rel);
 			ASSERT_EQ(0, mount(self->s, x, NULL, MS_BIND, NULL));
-			ASSERT_EQ(group, mntcov_info(0, x).shared);
+			ASSERT_EQ(group, mnt_info_at(0, x).shared);
 			if (st == ST_SLAVE || st == ST_SLAVE_SHARED)
 				ASSERT_EQ(0, mount(NULL, x, NULL, MS_SLAVE, NULL));
 			if (st == ST_SLAVE_SHARED)
@@ -522,9 +517,9 @@ TEST_F(peers, propagation_type_transitions_follow_the_table)
 				ASSERT_EQ(0, mount(NULL, x, NULL, MS_PRIVATE, NULL));
 			if (st == ST_UNBINDABLE)
 				ASSERT_EQ(0, mount(NULL, x, NULL, MS_UNBINDABLE, NULL));
-			before = mntcov_info(0, x);
+			before = mnt_info_at(0, x);
 			ASSERT_EQ(0, mount(NULL, x, NULL, pops[op], NULL));
-			after = mntcov_info(0, x);
+			after = mnt_info_at(0, x);
 			ws = want[st][op].shared;
 			wm = want[st][op].master == G ? group : want[st][op].master;
 			if (ws == SAME) {
@@ -555,11 +550,11 @@ static int slave_of_m(struct __test_metadata *_metadata, const struct mnt_base *
 	ASSERT_EQ(0, mnt_mkdir(b, "sl"));
 	mnt_path(sl, b, "sl");
 	ASSERT_EQ(0, mnt_set_propagation(m, MS_SHARED));
-	group = mntcov_info(0, m).shared;
+	group = mnt_info_at(0, m).shared;
 	ASSERT_LT(0, group);
 	ASSERT_EQ(0, mount(m, sl, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mnt_set_propagation(sl, MS_SLAVE));
-	ASSERT_EQ(group, mntcov_info(0, sl).master);
+	ASSERT_EQ(group, mnt_info_at(0, sl).master);
 	return group;
 }
 
@@ -571,16 +566,16 @@ static void expect_slave_and_shared(struct __test_metadata *_metadata, const cha
 				    const char *copy, const char *m, int mgroup)
 {
 	char mz[MNT_PATH_MAX], atz[MNT_PATH_MAX], copyz[MNT_PATH_MAX];
-	struct mnt_info a = mntcov_info(0, at), b = mntcov_info(0, copy);
+	struct mnt_info a = mnt_info_at(0, at), b = mnt_info_at(0, copy);
 
 	EXPECT_LT(0, a.shared);
 	EXPECT_NE(mgroup, a.shared);
 	EXPECT_EQ(mgroup, a.master);
 	EXPECT_EQ(a.shared, b.shared);
 	EXPECT_EQ(mgroup, b.master);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(mz, m, "z"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(atz, at, "z")));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(copyz, copy, "z")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(mz, m, "z"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(atz, at, "z")));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(copyz, copy, "z")));
 }
 
 /*
@@ -601,17 +596,17 @@ TEST_F(peers, bind_onto_shared_mount_is_shared_or_slave_and_shared)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
 	/* Private source. */
-	ASSERT_EQ(0, mount(pv, mntcov_sub(sx, self->s, "x"), NULL, MS_BIND, NULL));
-	a = mntcov_info(0, sx);
-	b = mntcov_info(0, mntcov_sub(dx, self->d, "x"));
+	ASSERT_EQ(0, mount(pv, mnt_subpath(sx, self->s, "x"), NULL, MS_BIND, NULL));
+	a = mnt_info_at(0, sx);
+	b = mnt_info_at(0, mnt_subpath(dx, self->d, "x"));
 	EXPECT_LT(0, a.shared);
-	EXPECT_NE(mntcov_info(0, self->s).shared, a.shared);
+	EXPECT_NE(mnt_info_at(0, self->s).shared, a.shared);
 	EXPECT_EQ(0, a.master);
 	EXPECT_EQ(a.shared, b.shared);
-	EXPECT_EQ(0, mntcov_info(0, pv).shared);
+	EXPECT_EQ(0, mnt_info_at(0, pv).shared);
 	/* Slave source. */
-	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_BIND, NULL));
-	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, self->d, "y"), m, mgroup);
+	ASSERT_EQ(0, mount(sl, mnt_subpath(sy, self->s, "y"), NULL, MS_BIND, NULL));
+	expect_slave_and_shared(_metadata, sy, mnt_subpath(dy, self->d, "y"), m, mgroup);
 }
 
 /*
@@ -625,13 +620,13 @@ TEST_F(peers, propagated_umount_spares_copy_with_submounts)
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mount(self->s, self->d, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sy, self->s, "y"), 0));
-	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dx, self->d, "x")));
-	ASSERT_EQ(1, mnt_we_see(mntcov_sub(dy, self->d, "y")));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sy, self->s, "y"), 0));
+	ASSERT_EQ(1, mnt_we_see(mnt_subpath(dx, self->d, "x")));
+	ASSERT_EQ(1, mnt_we_see(mnt_subpath(dy, self->d, "y")));
 	/* Under the copy d/x only (private, so it does not propagate back to s/x). */
 	ASSERT_EQ(0, mnt_set_propagation(dx, MS_PRIVATE));
-	ASSERT_EQ(0, mkdir(mntcov_sub(dxz, dx, "z"), 0755));
+	ASSERT_EQ(0, mkdir(mnt_subpath(dxz, dx, "z"), 0755));
 	ASSERT_EQ(0, mnt_tmpfs(dxz, 0));
 	/* Control: s/y's copy has no submount and goes with it. */
 	ASSERT_EQ(0, umount2(sy, 0));
@@ -657,12 +652,12 @@ TEST_F(peers, new_mount_under_shared_starts_peer_group_of_its_copies)
 	ASSERT_EQ(0, mnt_make(&self->b, "q", q, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "q/x"));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	group = mntcov_info(0, self->s).shared;
+	group = mnt_info_at(0, self->s).shared;
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ASSERT_EQ(group, mntcov_info(p.pid, self->s).shared);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(sx, self->s, "x"), 0));
-	ours = mntcov_info(0, sx);
-	theirs = mntcov_info(p.pid, sx);
+	ASSERT_EQ(group, mnt_info_at(p.pid, self->s).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(sx, self->s, "x"), 0));
+	ours = mnt_info_at(0, sx);
+	theirs = mnt_info_at(p.pid, sx);
 	EXPECT_LT(0, ours.shared);
 	EXPECT_NE(group, ours.shared);
 	EXPECT_EQ(0, ours.master);
@@ -670,8 +665,8 @@ TEST_F(peers, new_mount_under_shared_starts_peer_group_of_its_copies)
 	EXPECT_EQ(0, theirs.master);
 	EXPECT_NE(ours.id, theirs.id);
 	/* Under the private q: no optional fields. */
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(qx, q, "x"), 0));
-	priv = mntcov_info(0, qx);
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(qx, q, "x"), 0));
+	priv = mnt_info_at(0, qx);
 	EXPECT_EQ(0, priv.shared);
 	EXPECT_EQ(0, priv.master);
 	EXPECT_FALSE(priv.unbindable);
@@ -696,22 +691,22 @@ TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "a2"));
 	mnt_path(a2, &self->b, "a2");
 	ASSERT_EQ(0, mnt_set_propagation(a, MS_SHARED));
-	agroup = mntcov_info(0, a).shared;
+	agroup = mnt_info_at(0, a).shared;
 	ASSERT_EQ(0, mount(a, a2, NULL, MS_BIND, NULL));
 	ASSERT_EQ(0, mount(a, self->d, NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(a));
-	EXPECT_EQ(agroup, mntcov_info(0, self->d).shared);
-	ASSERT_EQ(0, mnt_tmpfs(mntcov_sub(dx, self->d, "x"), 0));
-	EXPECT_EQ(1, mnt_we_see(mntcov_sub(a2x, a2, "x")));
+	EXPECT_EQ(agroup, mnt_info_at(0, self->d).shared);
+	ASSERT_EQ(0, mnt_tmpfs(mnt_subpath(dx, self->d, "x"), 0));
+	EXPECT_EQ(1, mnt_we_see(mnt_subpath(a2x, a2, "x")));
 	/* sl, a slave of m; moved under the shared s, whose peer is e. */
 	mgroup = slave_of_m(_metadata, &self->b, m, sl);
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "e"));
 	mnt_path(e, &self->b, "e");
 	ASSERT_EQ(0, mount(self->s, e, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, mount(sl, mntcov_sub(sy, self->s, "y"), NULL, MS_MOVE, NULL));
+	ASSERT_EQ(0, mount(sl, mnt_subpath(sy, self->s, "y"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(sl));
-	expect_slave_and_shared(_metadata, sy, mntcov_sub(dy, e, "y"), m, mgroup);
+	expect_slave_and_shared(_metadata, sy, mnt_subpath(dy, e, "y"), m, mgroup);
 }
 
 TEST_HARNESS_MAIN

@@ -9,7 +9,7 @@
  * directories of the namespace's other processes.
  *
  * Each test runs in a private mount namespace of its own with a tmpfs base
- * (fixtures/mntns.h): "n" is a tmpfs under the base (the usual new_root),
+ * (fixtures/mnt.h): "n" is a tmpfs under the base (the usual new_root),
  * "n/old" a directory in it.  The call is made by a child, which first
  * chroots where the variant needs another current root.
  */
@@ -23,9 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
-#include "idpeer.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 enum pivot_case {
@@ -88,7 +86,7 @@ static int do_pivot(void *arg)
 	const struct pivot_call *c = arg;
 	long rc;
 
-	if (c->less && idpeer_enter_userns(CLONE_NEWNS))
+	if (c->less && ns_unshare_userns_root(CLONE_NEWNS))
 		return 1;
 	if (c->root && (chroot(c->root) || chdir("/")))
 		return child_fail("chroot %s: %m", c->root);
@@ -110,7 +108,7 @@ TEST_F(pivot, pivot_root_fails_with_that_errno)
 	char p1[MNT_PATH_MAX], p2[MNT_PATH_MAX], p3[MNT_PATH_MAX];
 	struct pivot_call c = { .new_root = self->n, .err = variant->err };
 
-	mntcov_sub(p1, self->n, "old");
+	mnt_subpath(p1, self->n, "old");
 	c.put_old = p1;
 	switch (variant->what) {
 	case NEW_NOT_MOUNT:
@@ -140,13 +138,13 @@ TEST_F(pivot, pivot_root_fails_with_that_errno)
 		ASSERT_EQ(0, mnt_mkdir(&self->b, "jail"));
 		ASSERT_EQ(0, mnt_mkdir(&self->b, "jail/n"));
 		ASSERT_EQ(0, mnt_tmpfs(mnt_path(p2, &self->b, "jail/n"), 0));
-		ASSERT_EQ(0, mkdir(mntcov_sub(p3, p2, "old"), 0755));
+		ASSERT_EQ(0, mkdir(mnt_subpath(p3, p2, "old"), 0755));
 		c.root = mnt_path(p1, &self->b, "jail");
 		c.new_root = "/n";
 		c.put_old = "/n/old";
 		break;
 	case NEW_NOT_DIR:
-		ASSERT_EQ(0, mnt_touch(mntcov_sub(p2, self->n, "file")));
+		ASSERT_EQ(0, mnt_touch(mnt_subpath(p2, self->n, "file")));
 		c.new_root = p2;
 		break;
 	case NO_CAP:
@@ -160,10 +158,10 @@ TEST_F(pivot, pivot_root_fails_with_that_errno)
 	case ROOT_PARENT_SHARED:
 		/* Root n (private) on the shared base; new_root n/x and its parent private. */
 		ASSERT_EQ(0, mnt_make(&self->b, "n/x", p2, 0));
-		ASSERT_EQ(0, mkdir(mntcov_sub(p3, p2, "old"), 0755));
+		ASSERT_EQ(0, mkdir(mnt_subpath(p3, p2, "old"), 0755));
 		ASSERT_EQ(0, mnt_set_propagation(self->b.dir, MS_SHARED));
-		EXPECT_EQ(0, mntcov_info(0, self->n).shared);
-		EXPECT_EQ(0, mntcov_info(0, p2).shared);
+		EXPECT_EQ(0, mnt_info_at(0, self->n).shared);
+		EXPECT_EQ(0, mnt_info_at(0, p2).shared);
 		c.root = self->n;
 		c.new_root = "/x";
 		c.put_old = "/x/old";
@@ -197,7 +195,7 @@ FIXTURE_SETUP(pivoted)
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "n/old"));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "sub"));
 	ASSERT_EQ(0, mnt_touch(mnt_path(mark, &self->b, "basemark")));
-	ASSERT_EQ(0, mnt_touch(mntcov_sub(mark, self->n, "nmark")));
+	ASSERT_EQ(0, mnt_touch(mnt_subpath(mark, self->n, "nmark")));
 	ASSERT_EQ(0, stat(self->n, &self->nid));
 }
 

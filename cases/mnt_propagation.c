@@ -7,7 +7,7 @@
  * and unbindable mounts").
  *
  * Each test works on a tmpfs in a private mount namespace of its own
- * (fixtures/mntns.h); the second namespace is a peer child that makes
+ * (fixtures/mnt.h); the second namespace is a peer child that makes
  * mount events on request.  Events are checked in both namespaces, by
  * stat() from inside and by /proc/PID/mountinfo from outside.
  */
@@ -17,8 +17,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 FIXTURE(prop) {
@@ -55,8 +54,8 @@ TEST_F(prop, shared_peers_propagate_both_ways)
 
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	ours = mntcov_info(0, self->s);
-	theirs = mntcov_info(p.pid, self->s);
+	ours = mnt_info_at(0, self->s);
+	theirs = mnt_info_at(p.pid, self->s);
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(ours.shared, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
@@ -86,8 +85,8 @@ TEST_F(prop, slave_receives_but_does_not_send)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE));
-	ours = mntcov_info(0, self->s);
-	theirs = mntcov_info(p.pid, self->s);
+	ours = mnt_info_at(0, self->s);
+	theirs = mnt_info_at(p.pid, self->s);
 	EXPECT_LT(0, ours.shared);
 	EXPECT_EQ(0, ours.master);
 	EXPECT_EQ(0, theirs.shared);
@@ -122,10 +121,10 @@ TEST_F(prop, private_neither_sends_nor_receives)
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_PRIVATE));
-	theirs = mntcov_info(p.pid, self->s);
+	theirs = mnt_info_at(p.pid, self->s);
 	EXPECT_EQ(0, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
-	EXPECT_LT(0, mntcov_info(p.pid, q).shared);
+	EXPECT_LT(0, mnt_info_at(p.pid, q).shared);
 	/* Ours -> theirs: only through the shared control. */
 	ASSERT_EQ(0, mnt_tmpfs(self->p1, 0));
 	ASSERT_EQ(0, mnt_tmpfs(qp1, 0));
@@ -154,7 +153,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	ASSERT_EQ(0, mnt_make(&self->b, "other", other, 0));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE));
-	ours = mntcov_info(0, self->s);
+	ours = mnt_info_at(0, self->s);
 	EXPECT_TRUE(ours.unbindable);
 	EXPECT_EQ(0, ours.shared);
 	/* Binding it fails; binding an ordinary mount works (control). */
@@ -170,7 +169,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * "[PATCH] unbindable mounts": "the corresponding cloned mount in the
 	 * child namespace becomes unbindable too").  Kernels that copy it as
 	 * a plain private mount regressed; fixed in stable 7.2.11 ("mount:
-	 * keep a copied mount unbindable"), see fixtures/expectations.  The
+	 * keep a copied mount unbindable"), see fixtures/data/expectations.  The
 	 * loss does not depend on the mount layout: 6.17.13, 6.18.44 and
 	 * 7.2.9 lose the flag and 6.16.12 and 7.2.11 keep it alike with "/"
 	 * the namespace's root, a chroot into or a pivot_root into a bind
@@ -179,7 +178,7 @@ TEST_F(prop, unbindable_bind_fails_einval)
 	 * tmpfs mounts of its own.
 	 */
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
-	theirs = mntcov_info(p.pid, self->s);
+	theirs = mnt_info_at(p.pid, self->s);
 	EXPECT_EQ(0, theirs.shared);
 	EXPECT_EQ(0, theirs.master);
 	EXPECT_TRUE(theirs.unbindable) TH_LOG("the namespace copy lost its unbindable flag");
@@ -241,17 +240,17 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 	mnt_path(x, &self->b, "s/a/b/x");
 	mnt_path(y, &self->b, "s/a/b/y");
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED));
-	EXPECT_EQ(0, mntcov_info(0, a).shared);
-	EXPECT_EQ(0, mntcov_info(0, ab).shared);
+	EXPECT_EQ(0, mnt_info_at(0, a).shared);
+	EXPECT_EQ(0, mnt_info_at(0, ab).shared);
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_SHARED | MS_REC));
-	EXPECT_LT(0, mntcov_info(0, a).shared);
-	EXPECT_LT(0, mntcov_info(0, ab).shared);
+	EXPECT_LT(0, mnt_info_at(0, a).shared);
+	EXPECT_LT(0, mnt_info_at(0, ab).shared);
 	ASSERT_EQ(0, mnt_peer_start(&p, false));
 	/* The peer makes the whole tree its slave with one call. */
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SLAVE | MS_REC));
 	for (i = 0; i < 3; i++) {
-		ours = mntcov_info(0, tree[i]);
-		theirs = mntcov_info(p.pid, tree[i]);
+		ours = mnt_info_at(0, tree[i]);
+		theirs = mnt_info_at(p.pid, tree[i]);
 		EXPECT_LT(0, ours.shared);
 		EXPECT_EQ(0, theirs.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(ours.shared, theirs.master) TH_LOG("%s", tree[i]);
@@ -264,14 +263,14 @@ TEST_F(prop, rec_propagation_change_applies_to_submounts)
 	/* MS_PRIVATE|MS_REC clears every optional field of the tree. */
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_PRIVATE | MS_REC));
 	for (i = 0; i < 3; i++) {
-		ours = mntcov_info(0, tree[i]);
+		ours = mnt_info_at(0, tree[i]);
 		EXPECT_EQ(0, ours.shared) TH_LOG("%s", tree[i]);
 		EXPECT_EQ(0, ours.master) TH_LOG("%s", tree[i]);
 	}
 	/* MS_UNBINDABLE|MS_REC makes every mount of it unbindable. */
 	ASSERT_EQ(0, mnt_set_propagation(self->s, MS_UNBINDABLE | MS_REC));
 	for (i = 0; i < 3; i++) {
-		ours = mntcov_info(0, tree[i]);
+		ours = mnt_info_at(0, tree[i]);
 		EXPECT_TRUE(ours.unbindable) TH_LOG("mount %d", i);
 	}
 	EXPECT_EQ(0, mnt_peer_stop(&p));
@@ -296,9 +295,9 @@ TEST_F(prop, slave_and_shared_forwards_master_events)
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_SETPROP, self->s, NULL, MS_SHARED));
 	/* In the peer, s2 becomes a peer of s: same new group, same master. */
 	ASSERT_EQ(0, mnt_peer_do(&p, MNT_OP_BIND, self->s, s2, 0));
-	ours = mntcov_info(0, self->s);
-	t1 = mntcov_info(p.pid, self->s);
-	t2 = mntcov_info(p.pid, s2);
+	ours = mnt_info_at(0, self->s);
+	t1 = mnt_info_at(p.pid, self->s);
+	t2 = mnt_info_at(p.pid, s2);
 	EXPECT_LT(0, t1.shared);
 	EXPECT_NE(ours.shared, t1.shared);
 	EXPECT_EQ(ours.shared, t1.master);

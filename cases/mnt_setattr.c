@@ -6,7 +6,7 @@
  * (mount_setattr(2) DESCRIPTION, ERRORS, "Extensibility"; 5.12).
  *
  * Each test has a private mount namespace of its own with a tmpfs base
- * (fixtures/mntns.h) and the tmpfs "m" under it, made by this user
+ * (fixtures/mnt.h) and the tmpfs "m" under it, made by this user
  * namespace, so nothing on it is locked.  Every refused request also asks
  * for MOUNT_ATTR_RDONLY, so that a kernel that wrongly carries it out
  * leaves "m" read-only; the same request without the fault is the control.
@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "mntcov.h"
+#include "mnt.h"
 #include "kselftest_harness.h"
 
 #define MSA_PAGE 4096
@@ -79,7 +78,7 @@ static const char *msa_enter(struct __test_metadata *_metadata, struct mnt_base 
 	if (mnt_base_enter(b) && b->skip)
 		return b->why;
 	ASSERT_STREQ("", b->why);
-	why = mntcov_setattr_missing();
+	why = ns_mount_setattr_missing();
 	if (why)
 		return why;
 	ASSERT_EQ(0, mnt_make(b, "m", m, 0));
@@ -105,14 +104,14 @@ struct msa_req {
 	unsigned int flags;
 	size_t size;
 	union {
-		struct mntcov_attr attr;
+		struct nsc_mount_attr attr;
 		unsigned char page[MSA_PAGE];
 	} u;
 };
 
 static int msa_call(struct msa_req *r)
 {
-	return mntcov_setattr_sized(r->dfd, r->path, r->flags, &r->u, r->size);
+	return ns_mount_setattr_sized(r->dfd, r->path, r->flags, &r->u, r->size);
 }
 
 /* In a child: the request without any capability must fail with EPERM. */
@@ -147,14 +146,14 @@ static int msa_readonly(pid_t pid, const char *path)
 TEST_F(msa, mount_setattr_refuses_with_that_errno)
 {
 	char sub[MNT_PATH_MAX], file[MNT_PATH_MAX], their[MNT_PATH_MAX + 32];
-	struct msa_req bad = { .dfd = -100, .path = self->m, .size = sizeof(struct mntcov_attr) };
+	struct msa_req bad = { .dfd = -100, .path = self->m, .size = sizeof(struct nsc_mount_attr) };
 	struct msa_req good;
 	struct mnt_peer p = { .pid = 0 };
 	pid_t where = 0;	/* whose view of m the request changes */
 	int fd = -1, ourfd = -1, good_err = 0;
 	struct mnt_info mi;
 
-	mntcov_sub(sub, self->m, "sub");
+	mnt_subpath(sub, self->m, "sub");
 	ASSERT_EQ(0, mkdir(sub, 0755));
 	bad.u.attr.attr_set = MOUNT_ATTR_RDONLY;
 	good = bad;
@@ -202,7 +201,7 @@ TEST_F(msa, mount_setattr_refuses_with_that_errno)
 		bad.path = sub;
 		break;
 	case SIZE_TOO_SMALL:
-		bad.size = sizeof(struct mntcov_attr) - 8;
+		bad.size = sizeof(struct nsc_mount_attr) - 8;
 		break;
 	case SIZE_NONZERO_TAIL:
 		/* A zero tail is fine at any size up to a page; a nonzero one is E2BIG. */
@@ -213,7 +212,7 @@ TEST_F(msa, mount_setattr_refuses_with_that_errno)
 		/* The page says "in the initial user namespace"; see the test's comment. */
 		break;
 	case OPEN_FOR_WRITING:
-		fd = open(mntcov_sub(file, self->m, "file"), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		fd = open(mnt_subpath(file, self->m, "file"), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 		ASSERT_LE(0, fd);
 		break;
 	case OTHER_NAMESPACE:
@@ -239,7 +238,7 @@ TEST_F(msa, mount_setattr_refuses_with_that_errno)
 	}
 	/* Nothing changed: still read-write, propagation and atime as before. */
 	EXPECT_EQ(0, msa_readonly(where, self->m));
-	mi = mntcov_info(where, self->m);
+	mi = mnt_info_at(where, self->m);
 	EXPECT_EQ(0, mi.shared);
 	EXPECT_FALSE(mnt_opt_has(mi.opts, "noatime"));
 	if (variant->fault == OPEN_FOR_WRITING)
@@ -253,9 +252,9 @@ TEST_F(msa, mount_setattr_refuses_with_that_errno)
 		EXPECT_EQ(1, msa_readonly(0, self->m));
 	}
 	if (variant->fault == PROP_TWO)
-		EXPECT_LT(0, mntcov_info(0, self->m).shared);
+		EXPECT_LT(0, mnt_info_at(0, self->m).shared);
 	if (variant->fault == ATIME_WITHOUT_MASK || variant->fault == ATIME_PARTIAL_CLR)
-		EXPECT_TRUE(mnt_opt_has(mntcov_info(0, self->m).opts, "noatime"));
+		EXPECT_TRUE(mnt_opt_has(mnt_info_at(0, self->m).opts, "noatime"));
 	if (variant->fault == OTHER_NAMESPACE) {
 		EXPECT_EQ(0, msa_readonly(p.pid, self->m));
 		close(fd);
@@ -290,20 +289,20 @@ FIXTURE_TEARDOWN(msr)
 TEST_F(msr, at_recursive_changes_the_whole_tree)
 {
 	const char *tree[3] = { self->m, self->a, self->ab };
-	struct mntcov_attr ro = { .attr_set = MOUNT_ATTR_RDONLY, .propagation = MS_SHARED };
-	struct mntcov_attr nx = { .attr_set = MOUNT_ATTR_NOEXEC, .propagation = MS_UNBINDABLE };
+	struct nsc_mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY, .propagation = MS_SHARED };
+	struct nsc_mount_attr nx = { .attr_set = MOUNT_ATTR_NOEXEC, .propagation = MS_UNBINDABLE };
 	struct mnt_info mi;
 	int i;
 
-	ASSERT_EQ(0, mntcov_setattr(-100, self->m, 0, &ro));
+	ASSERT_EQ(0, ns_mount_setattr(-100, self->m, 0, &ro));
 	for (i = 0; i < 3; i++) {
-		mi = mntcov_info(0, tree[i]);
+		mi = mnt_info_at(0, tree[i]);
 		EXPECT_EQ(i == 0, mnt_opt_has(mi.opts, "ro")) TH_LOG("%s: %s", tree[i], mi.opts);
 		EXPECT_EQ(i == 0, mi.shared > 0) TH_LOG("%s", tree[i]);
 	}
-	ASSERT_EQ(0, mntcov_setattr(-100, self->m, AT_RECURSIVE, &nx));
+	ASSERT_EQ(0, ns_mount_setattr(-100, self->m, AT_RECURSIVE, &nx));
 	for (i = 0; i < 3; i++) {
-		mi = mntcov_info(0, tree[i]);
+		mi = mnt_info_at(0, tree[i]);
 		EXPECT_TRUE(mnt_opt_has(mi.opts, "noexec")) TH_LOG("%s: %s", tree[i], mi.opts);
 		EXPECT_EQ(i == 0, mnt_opt_has(mi.opts, "ro")) TH_LOG("%s: %s", tree[i], mi.opts);
 		EXPECT_TRUE(mi.unbindable) TH_LOG("%s", tree[i]);
@@ -318,11 +317,11 @@ TEST_F(msr, at_recursive_changes_the_whole_tree)
  */
 TEST_F(msr, attr_clr_then_attr_set)
 {
-	struct mntcov_attr ex = {
+	struct nsc_mount_attr ex = {
 		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV,
 		.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
 	};
-	struct mntcov_attr both = {
+	struct nsc_mount_attr both = {
 		.attr_clr = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RDONLY,
 		.attr_set = MOUNT_ATTR_NOEXEC,
 	};
@@ -331,18 +330,18 @@ TEST_F(msr, attr_clr_then_attr_set)
 	int i, round;
 
 	ASSERT_EQ(0, mount(NULL, self->m, NULL, MS_REMOUNT | MS_BIND | MS_NOEXEC | MS_NODEV, NULL));
-	mi = mntcov_info(0, self->m);
+	mi = mnt_info_at(0, self->m);
 	ASSERT_TRUE(mnt_opt_has(mi.opts, "noexec") && mnt_opt_has(mi.opts, "nodev"));
 	for (round = 0; round < 2; round++) {
-		ASSERT_EQ(0, mntcov_setattr(-100, self->m, 0, &ex));
-		mi = mntcov_info(0, self->m);
+		ASSERT_EQ(0, ns_mount_setattr(-100, self->m, 0, &ex));
+		mi = mnt_info_at(0, self->m);
 		for (i = 0; i < 2; i++) {
 			EXPECT_TRUE(mnt_opt_has(mi.opts, on[i])) TH_LOG("%d: %s", round, mi.opts);
 			EXPECT_FALSE(mnt_opt_has(mi.opts, off[i])) TH_LOG("%d: %s", round, mi.opts);
 		}
 	}
-	ASSERT_EQ(0, mntcov_setattr(-100, self->m, 0, &both));
-	mi = mntcov_info(0, self->m);
+	ASSERT_EQ(0, ns_mount_setattr(-100, self->m, 0, &both));
+	mi = mnt_info_at(0, self->m);
 	EXPECT_TRUE(mnt_opt_has(mi.opts, "noexec")) TH_LOG("%s", mi.opts);
 	EXPECT_FALSE(mnt_opt_has(mi.opts, "ro")) TH_LOG("%s", mi.opts);
 	EXPECT_TRUE(mnt_opt_has(mi.opts, "nosuid")) TH_LOG("%s", mi.opts);

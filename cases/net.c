@@ -3,7 +3,7 @@
  * Network namespaces: a new namespace's own devices, addresses, routes and
  * /proc/net/dev, compared with its parent's.  network_namespaces(7), the
  * article's "Network namespaces" paragraph.  Netlink goes through
- * libnl-route-3 (fixtures/nlroute.h).  veth pairs are in net_veth.c,
+ * libnl-route-3 (fixtures/net_route.h).  veth pairs are in net_veth.c,
  * sockets and sysctls in net_sock.c.
  *
  * Every change happens in a child that first checked it is in a network
@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
+#include "net.h"
+#include "net_route.h"
 #include "kselftest_harness.h"
 
 static int only_lo_down(void *arg)

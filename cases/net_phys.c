@@ -24,9 +24,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
-#include "nsnew.h"
+#include "net.h"
+#include "net_route.h"
 #include "kselftest_harness.h"
 
 /* Being in the initial network namespace is known from kthreadd: see nsrun. */
@@ -140,7 +139,7 @@ TEST(physical_device_returns_to_initial_netns)
 	struct phys p;
 
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_NET_ADMIN));
-	if (!nsnew_in_initial_pidns() || ns_same_as_self(2, "net") != 1)
+	if (!ns_in_initial_pidns() || ns_same_as_self(2, "net") != 1)
 		SKIP(return, "not in the initial network namespace");
 	if (spare_physical_device(&p))
 		SKIP(return, NO_SPARE);

@@ -35,14 +35,9 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
-#include "userns.h"
+#include "net.h"
+#include "net_route.h"
 #include "kselftest_harness.h"
-
-#ifndef SIOCGSKNS
-#define SIOCGSKNS 0x894C
-#endif
 
 #define VETH_MISSING "veth driver not available"
 
@@ -272,7 +267,7 @@ static int as_foreign_root(int (*fn)(void *), int (*after)(void *), void *arg)
 			 * CAP_SETFCAP, linux:db2e718a4798); a process in the
 			 * new user namespace has no capability in any ancestor.
 			 */
-			if ((ns_in_initial_userns() && userns_become_unprivileged()) ||
+			if ((ns_in_initial_userns() && ns_become_nobody()) ||
 			    ns_unshare_userns_root(0))
 				_exit(child_fail("nobody, then root of a new user namespace: %m"));
 			_exit(fn(arg));
@@ -754,7 +749,7 @@ TEST(netns_sysctls_owned_by_root_of_netns_owner)
 	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowgid", &overflow_gid));
 	ASSERT_EQ(0, stat_ip_forward(&test_uid, &test_gid));
 	r->uid_own = r->gid_own = 12345;
-	ASSERT_EQ(0, userns_run_unpriv(sysctl_owner_views, r));
+	ASSERT_EQ(0, ns_run_unpriv(sysctl_owner_views, r));
 	EXPECT_EQ(test_uid == r->me ? 0 : overflow_uid, (long)r->uid_foreign);
 	EXPECT_EQ(test_gid == r->my_gid ? 0 : overflow_gid, (long)r->gid_foreign);
 	EXPECT_EQ(0, r->uid_own);

@@ -24,8 +24,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "mntns.h"
-#include "netns.h"
+#include "net.h"
 #include "kselftest_harness.h"
 
 #define PORT_START "/proc/sys/net/ipv4/ip_unprivileged_port_start"
@@ -261,7 +260,7 @@ static int flip_ip_forward(void *arg)
 	(void)arg;
 	if (ns_read_long(IP_FORWARD, &v))
 		return child_fail("read " IP_FORWARD ": %m");
-	err = sysctl_write_long(IP_FORWARD, !v);
+	err = ns_write_long(IP_FORWARD, !v);
 	if (err)
 		return child_fail("write " IP_FORWARD ": %s", strerror(-err));
 	if (ns_read_long(IP_FORWARD, &now) || now != !v)
@@ -295,12 +294,12 @@ static int lowered_port_start_binds_80(void *arg)
 	int err, s;
 
 	(void)arg;
-	err = sysctl_write_long(PORT_START, 80);
+	err = ns_write_long(PORT_START, 80);
 	if (err)
 		return child_fail("write " PORT_START ": %s", strerror(-err));
 	if (ns_read_long(PORT_START, &now) || now != 80)
 		return child_fail(PORT_START " reads %ld after writing 80", now);
-	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
+	err = ns_cap_set(CAP_NET_BIND_SERVICE, CAP_EFFECTIVE, false);
 	if (err)
 		return child_fail("dropping CAP_NET_BIND_SERVICE: %s", strerror(-err));
 	s = tcp_bind_any(80);
@@ -323,7 +322,7 @@ static int default_port_start_refuses_80(void *arg)
 		return child_fail("still in the test's network namespace");
 	if (ns_read_long(PORT_START, &now) || now <= 80)
 		return child_fail(PORT_START " is %ld in a fresh netns", now);
-	err = cap_drop_effective(CAP_NET_BIND_SERVICE);
+	err = ns_cap_set(CAP_NET_BIND_SERVICE, CAP_EFFECTIVE, false);
 	if (err)
 		return child_fail("dropping CAP_NET_BIND_SERVICE: %s", strerror(-err));
 	s = tcp_bind_any(80);
@@ -405,12 +404,10 @@ TEST(port_80_binds_in_own_userns_netns_not_outside)
 	if (!ns_read_long(PORT_START, &start) && start <= 80)
 		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)",
 		     start);
-	ASSERT_EQ(0, ns_sync_init(&sync));
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(port_80_as_nobody(&sync));
-	ns_sync_parent_side(&sync);
 	if (ns_sync_wait(&sync, false, NULL, 1, NS_WAIT_MS) == 0) {
 		/* Outside view: the child's own namespace has the listener. */
 		EXPECT_TRUE(ns_differ(pid, 0));

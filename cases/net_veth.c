@@ -5,7 +5,7 @@
  * per-namespace device names, what a dying namespace takes with it, and
  * the loopback device that cannot move.
  * network_namespaces(7), veth(4).  Netlink through libnl-route-3
- * (fixtures/nlroute.h).  veth is a module in Debian kernels: creating one
+ * (fixtures/net_route.h).  veth is a module in Debian kernels: creating one
  * answers EOPNOTSUPP when the driver is absent, and the tests SKIP.
  *
  * Every change happens in namespaces the test created: the holder child
@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "nlroute.h"
+#include "net.h"
+#include "net_route.h"
 #include "kselftest_harness.h"
 
 #define VETH_MISSING "veth driver not available"

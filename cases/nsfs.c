@@ -19,14 +19,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "nsapi.h"
-#include "nserrors.h"
-#include "nsnew.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
-
-#ifndef NSFS_MAGIC
-#define NSFS_MAGIC 0x6e736673
-#endif
 
 static int set_hostname(void *arg)
 {
@@ -319,7 +314,7 @@ static int links_of_undumpable(void *arg)
 				_exit(1);
 		_exit(0);
 	}
-	rc = nserr_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
+	rc = nsfs_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
 	if (!rc && err != EACCES)
@@ -327,7 +322,7 @@ static int links_of_undumpable(void *arg)
 				which, strerror(err));
 	/* the control: dumpable, the same links read and open */
 	if (!rc && (write(to_child[1], &c, 1) != 1 ||
-		    !nserr_readable_within(from_child[0], NS_WAIT_MS)))
+		    !nsfs_readable_within(from_child[0], NS_WAIT_MS)))
 		rc = child_fail("no word from the target");
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
@@ -612,7 +607,7 @@ static int pidfd_worker(void *arg)
 
 	if (ns_holder_start(&h, PIDFD_SET, hold_time_too, NULL))
 		return child_fail("cannot start a holder");
-	/* the tests probed NSNEW_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
+	/* the tests probed NS_F_SETNS_PIDFD (5.8): pidfd_open() (5.3) is there */
 	pidfd = ns_pidfd_open(h.pid);
 	if (pidfd < 0)
 		rc = child_fail("pidfd_open: %m");
@@ -636,7 +631,7 @@ TEST(setns_pidfd_joins_several_at_once)
 	};
 
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
 }
 
@@ -659,7 +654,7 @@ TEST(setns_pidfd_all_or_nothing)
 	};
 
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	if (!ns_type_available("time"))
 		reqs[1] = reqs[2];
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_worker, reqs));
@@ -739,7 +734,7 @@ static int pidfd_user_worker(void *arg)
 TEST(setns_pidfd_with_user_ns_joins_what_it_owns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run(0, pidfd_user_worker, NULL));
 }
 
@@ -778,7 +773,7 @@ static int pidfd_active_worker(void *arg)
 
 	(void)arg;
 	/* the holder, init of new PID and time namespaces, makes others for its children */
-	return join_holder_by_pidfd(flags, nserr_unshare_and_fork, &flags, join_active_by_pidfd,
+	return join_holder_by_pidfd(flags, nsfs_unshare_and_fork, &flags, join_active_by_pidfd,
 				    false);
 }
 
@@ -792,7 +787,7 @@ static int pidfd_active_worker(void *arg)
 TEST(setns_pidfd_joins_the_targets_own_pid_and_time_ns)
 {
 	NS_NEED_ADMIN_OR_USERNS();
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_active_worker, NULL));
 }
 

@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 static void limit_path(const struct ns_type *t, char *buf, size_t len)
@@ -59,7 +60,7 @@ static int creator_start(struct creator *c, const struct ns_type *t, bool by_clo
 	if (ns_sync_init(&c->s))
 		return -1;
 	c->pid = t->flag == CLONE_NEWTIME && by_clone ? ns_clone3(flags) :
-		 nserr_spawn(0, flags);
+		 nsfs_spawn(0, flags);
 	if (c->pid < 0) {
 		c->err = errno;
 		ns_sync_close(&c->s);
@@ -112,7 +113,7 @@ static int create_once_unshare(void *arg)
 /* create_once() until it is not ENOSPC or 8 s passed (some types are freed late). */
 static int create_eventually(const struct ns_type *t)
 {
-	return nserr_until_not_enospc(create_once_unshare, (void *)t, 8000);
+	return nsfs_until_not_enospc(create_once_unshare, (void *)t, 8000);
 }
 
 /* --- defaults, and clone() at the limit, type by type -------------------- */
@@ -177,8 +178,8 @@ FIXTURE_SETUP(limits)
 	ASSERT_NE(NULL, t);
 	if (ns_type_missing(t))
 		SKIP(return, "%s", ns_type_missing(t));
-	if (nserr_max_ns_missing(t))
-		SKIP(return, "%s", nserr_max_ns_missing(t));
+	if (nsfs_max_ns_missing(t))
+		SKIP(return, "%s", nsfs_max_ns_missing(t));
 }
 
 FIXTURE_TEARDOWN(limits)
@@ -393,7 +394,7 @@ static int per_user_worker(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0) {
@@ -438,7 +439,7 @@ static int writable_worker(void *arg)
 		limit_path(t, path, sizeof(path));
 		if (ns_read_long(path, &v))
 			continue;
-		if (nserr_cap_effective(CAP_SYS_RESOURCE, false))
+		if (ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, false))
 			return child_fail("drop CAP_SYS_RESOURCE: %m");
 		errno = 0;
 		fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -448,12 +449,12 @@ static int writable_worker(void *arg)
 		if (ns_read_long(path, &v))
 			return child_fail("read %s without CAP_SYS_RESOURCE: %m", path);
 		/* the control: CAP_SYS_RESOURCE alone is enough */
-		if (nserr_caps_effective_only(CAP_SYS_RESOURCE))
+		if (ns_caps_effective_only(CAP_SYS_RESOURCE))
 			return child_fail("keep CAP_SYS_RESOURCE alone: %m");
 		if (set_limit(t, 7) || ns_read_long(path, &v) || v != 7)
 			return child_fail("%s with CAP_SYS_RESOURCE: wrote 7, reads %ld", path, v);
-		if (nserr_caps_effective_only(CAP_SYS_ADMIN) ||
-		    nserr_cap_effective(CAP_SYS_RESOURCE, true))
+		if (ns_caps_effective_only(CAP_SYS_ADMIN) ||
+		    ns_cap_set(CAP_SYS_RESOURCE, CAP_EFFECTIVE, true))
 			return child_fail("raise the capabilities again: %m");
 	}
 	return 0;

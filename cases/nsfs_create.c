@@ -16,22 +16,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nsapi.h"
-#include "nserrors.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
-
-#ifndef CLONE_DETACHED
-#define CLONE_DETACHED 0x00400000
-#endif
 /*
  * 7.1 gave CLONE_PARENT_SETTID's bit a meaning for unshare():
  * UNSHARE_EMPTY_MNTNS (commit 9d4e752a24 "namespace: allow creating empty
  * mount namespaces", include/uapi/linux/sched.h).
  */
-#ifndef UNSHARE_EMPTY_MNTNS
-#define UNSHARE_EMPTY_MNTNS 0x00100000
-#endif
 
 /*
  * Flags that unshare(2) does not know on any kernel from 5.10 to 7.3 (they
@@ -196,16 +189,11 @@ static int empty_mntns_worker(void *arg)
 	if (ns_ident_of(0, "mnt", &before))
 		return child_fail("stat mnt: %m");
 	lines = mountinfo_lines(0, NULL, 0);
-	if (ns_sync_init(&s))
-		return child_fail("sync: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
-	if (pid == 0) {
-		ns_sync_child_side(&s);
+	if (pid == 0)
 		_exit(empty_child(&s));
-	}
-	ns_sync_parent_side(&s);
 	rc = ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) ? -1 : 0;
 	if (!rc && err == EINVAL)
 		rc = NS_CHILD_SKIP;
@@ -477,7 +465,7 @@ static int undo_after_unshare(int semid, int flag, int *at_unshare, int *at_exit
 	}
 	close(to_child[0]);
 	close(from_child[1]);
-	if (!nserr_readable_within(from_child[0], NS_WAIT_MS))
+	if (!nsfs_readable_within(from_child[0], NS_WAIT_MS))
 		rc = child_fail("no word from the child after unshare(%#x)", flag);
 	*at_unshare = semctl(semid, 0, GETVAL);
 	close(to_child[1]);

@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsconform.h"
+#include "nsfs.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 /* --- creation needs CAP_SYS_ADMIN, type by type --------------------------- */
@@ -36,7 +36,7 @@ static const char *const how_name[] = { "clone", "clone3" };
 static int child_in_new(const struct ns_type *t, int how, unsigned long flags,
 			const struct ns_ident *before)
 {
-	pid_t pid = nserr_spawn(how, flags);
+	pid_t pid = nsfs_spawn(how, flags);
 
 	if (pid < 0)
 		return child_fail("%s(%#lx) with CAP_SYS_ADMIN: %m", how_name[how], flags);
@@ -65,7 +65,7 @@ static int clone_refused(const struct ns_type *t, int how)
 	int err;
 
 	errno = 0;
-	pid = nserr_spawn(how, t->flag);
+	pid = nsfs_spawn(how, t->flag);
 	if (pid == 0)
 		_exit(0);
 	err = errno;
@@ -85,7 +85,7 @@ static int clone_refused(const struct ns_type *t, int how)
 
 static int create_worker(void *arg)
 {
-	struct nserr_req *r = arg;
+	struct nsfs_req *r = arg;
 	const struct ns_type *t = r->t;
 	bool by_clone = r->how;		/* clone()/clone3() instead of unshare() */
 	const char *file = t->for_children;
@@ -97,7 +97,7 @@ static int create_worker(void *arg)
 		return child_fail("cannot become root of a new user namespace: %m");
 	if (ns_ident_of(0, t->name, &before))
 		return child_fail("stat %s: %m", t->name);
-	if (nserr_cap_effective(CAP_SYS_ADMIN, false))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
 	if (!by_clone) {
 		errno = 0;
@@ -119,7 +119,7 @@ static int create_worker(void *arg)
 			return rc;
 	}
 	/* the control: CAP_SYS_ADMIN alone is enough */
-	if (nserr_caps_effective_only(CAP_SYS_ADMIN))
+	if (ns_caps_effective_only(CAP_SYS_ADMIN))
 		return child_fail("cannot keep CAP_SYS_ADMIN alone: %m");
 	if (by_clone) {
 		rc = legacy ? child_in_new(t, 0, t->flag, &before) : 0;
@@ -143,7 +143,7 @@ NS_TYPE_FIXTURE(create, NS_TYPE_VARIANTS_BUT_USER);
  */
 TEST_F(create, unshare_without_cap_sys_admin_eperm)
 {
-	ASSERT_EQ(0, nserr_run(variant->flag, create_worker, false));
+	ASSERT_EQ(0, nsfs_run(variant->flag, create_worker, false));
 }
 
 /*
@@ -152,7 +152,7 @@ TEST_F(create, unshare_without_cap_sys_admin_eperm)
  */
 TEST_F(create, clone_without_cap_sys_admin_eperm)
 {
-	int rc = nserr_run(variant->flag, create_worker, true);
+	int rc = nsfs_run(variant->flag, create_worker, true);
 
 	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
@@ -175,7 +175,7 @@ static int combo_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	err = nserr_try_clone(c->bad);
+	err = nsfs_try_clone(c->bad);
 	if (err != -EINVAL)
 		return child_fail("clone(%#lx): %s, not EINVAL", c->bad,
 				  err ? strerror(-err) : "granted");
@@ -204,7 +204,7 @@ static int combo_worker(void *arg)
 	if (waitpid(-1, &status, WNOHANG | __WALL) != -1 || errno != ECHILD)
 		return child_fail("a refused clone left a child behind");
 	for (int i = 0; i < 2; i++) {
-		err = nserr_try_clone(c->part[i]);
+		err = nsfs_try_clone(c->part[i]);
 		if (err)
 			return child_fail("clone(%#lx) alone: %s", c->part[i], strerror(-err));
 	}
@@ -276,7 +276,7 @@ static int parent_from_init(void *arg)
 	(void)arg;
 	if (getpid() != 1)
 		return child_fail("not the init of a new PID namespace (pid %d)", getpid());
-	err = nserr_try_clone(CLONE_PARENT);
+	err = nsfs_try_clone(CLONE_PARENT);
 	if (err != -EINVAL)
 		return child_fail("clone(CLONE_PARENT) by init: %s, not EINVAL",
 				  err ? strerror(-err) : "granted");
@@ -285,9 +285,7 @@ static int parent_from_init(void *arg)
 	 * sibling's getppid() is read while pid 2 still lives: once pid 2 has
 	 * exited, a child of its own would be reparented to init as well.
 	 */
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
@@ -298,7 +296,7 @@ static int parent_from_init(void *arg)
 		ns_sync_child_side(&s);
 		if (pipe2(q, O_CLOEXEC))
 			_exit(child_fail("pipe: %m"));
-		sib = nserr_clone_on_stack(CLONE_PARENT, report_ppid, &q[1]);
+		sib = nsfs_clone_on_stack(CLONE_PARENT, report_ppid, &q[1]);
 		if (sib < 0)
 			_exit(child_fail("clone(CLONE_PARENT) by pid %d: %m", getpid()));
 		close(q[1]);
@@ -309,7 +307,6 @@ static int parent_from_init(void *arg)
 		ns_sync_tell(&s, true, &sib_ppid, sizeof(sib_ppid));
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &ppid, sizeof(ppid), NS_WAIT_MS))
 		return child_fail("no word from pid 2");
 	if (ppid != 1)
@@ -346,14 +343,11 @@ static int parent_combo_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (ns_sync_init(&s))
-		return child_fail("pipe: %m");
-	mid = ns_clone(0);
+	mid = ns_clone_synced(ns_clone, 0, &s);
 	if (mid < 0)
 		return child_fail("fork: %m");
 	if (mid == 0) {
-		ns_sync_child_side(&s);
-		x = nserr_spawn(0, flag | CLONE_PARENT);
+		x = nsfs_spawn(0, flag | CLONE_PARENT);
 		if (x == 0) {
 			pause();
 			_exit(0);
@@ -363,7 +357,6 @@ static int parent_combo_worker(void *arg)
 		ns_sync_tell(&s, true, &err, sizeof(err));
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &x, sizeof(x), NS_WAIT_MS) ||
 	    ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS))
 		rc = child_fail("no word from the middle process");
@@ -421,7 +414,7 @@ TEST_F(parent_combo, clone_parent_with_new_namespace_accepted)
 /* clone() (@how 0) or clone3() (1) of a child in a new user ns: 0 or the errno. */
 static int clone_newuser_errno(int how)
 {
-	pid_t pid = nserr_spawn(how, CLONE_NEWUSER);
+	pid_t pid = nsfs_spawn(how, CLONE_NEWUSER);
 	int err = errno;
 
 	if (pid == 0)

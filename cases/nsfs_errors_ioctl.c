@@ -13,8 +13,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "userns.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) must fail with @want (no fd made). */
@@ -47,7 +47,7 @@ static int owner_scope_worker(void *arg)
 		return child_fail("cannot become root of a new user namespace: %m");
 	if (ns_ident_of(0, "user", &mine))
 		return child_fail("stat user: %m");
-	if (nserr_hold(&h, t->flag))
+	if (nsfs_hold(&h, t->flag))
 		return child_fail("no holder in a new %s namespace", t->name);
 	fd = ns_open(h.pid, t->name);
 	if (fd < 0)

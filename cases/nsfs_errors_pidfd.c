@@ -19,14 +19,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "nsnew.h"
-#include "userns.h"
+#include "nsfs.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
-
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
 
 /* Idents of the caller's mnt and uts namespaces. */
 struct mnt_uts {
@@ -79,7 +74,7 @@ static int shared_fs_refused(int fd, unsigned long flags, int how, const struct 
 	if (pipe2(p, O_CLOEXEC) || take(&before))
 		return child_fail("pipe or stat: %m");
 	if (how == 0) {
-		sib = nserr_clone_on_stack(CLONE_FS | SIGCHLD, fs_sharer, p);
+		sib = nsfs_clone_on_stack(CLONE_FS | SIGCHLD, fs_sharer, p);
 		if (sib < 0)
 			return child_fail("cannot start the CLONE_FS sibling: %m");
 	} else if (ns_thread_start(&th)) {
@@ -125,7 +120,7 @@ static int hold_mnt_uts(struct holder_fds *f)
 	f->nsfd = f->pidfd = -1;
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&f->h, CLONE_NEWNS | CLONE_NEWUTS))
+	if (nsfs_hold(&f->h, CLONE_NEWNS | CLONE_NEWUTS))
 		return child_fail("no holder in new mnt and uts namespaces");
 	f->nsfd = ns_open(f->h.pid, "mnt");
 	f->pidfd = ns_pidfd_open(f->h.pid);
@@ -173,7 +168,7 @@ TEST(setns_mntns_while_sharing_fs_einval)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-/* The holder's pidfd: the feature was probed (NSNEW_SETNS_PIDFD), so it must open. */
+/* The holder's pidfd: the feature was probed (NS_F_SETNS_PIDFD), so it must open. */
 static int pidfd_opened(int pidfd)
 {
 	return pidfd < 0 ? child_fail("pidfd_open: %m") : 0;
@@ -202,7 +197,7 @@ static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flag
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
 	ASSERT_EQ(0, rc);
 }
@@ -273,7 +268,7 @@ TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
@@ -315,7 +310,7 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 	if (why)
 		SKIP(return, "%s", why);
-	NSNEW_NEED(NSNEW_SETNS_PIDFD);
+	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
 	ASSERT_EQ(0, rc);
 }

@@ -21,13 +21,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "userns.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
-
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
 
 /*
  * setns(@fd, @flags): 0 when the caller is then in @target's @t namespace,
@@ -73,7 +69,7 @@ static int refused(const struct ns_type *t, int fd, unsigned long flags, int wan
  */
 static int own_cap_worker(void *arg)
 {
-	struct nserr_req *r = arg;
+	struct nsfs_req *r = arg;
 	cap_value_t drop = r->how;	/* the capability the caller lacks in its own userns */
 	struct ns_holder h;
 	struct ns_ident target;
@@ -81,18 +77,18 @@ static int own_cap_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&h, CLONE_NEWUSER | r->t->flag))
+	if (nsfs_hold(&h, CLONE_NEWUSER | r->t->flag))
 		return child_fail("no holder in new user and %s namespaces", r->t->name);
 	fd = ns_open(h.pid, r->t->name);
 	if (fd < 0 || ns_ident_of_fd(fd, &target))
 		rc = child_fail("open the holder's %s namespace: %m", r->t->name);
-	else if (nserr_cap_effective(drop, false))
+	else if (ns_cap_set(drop, CAP_EFFECTIVE, false))
 		rc = child_fail("cannot drop capability %d: %m", drop);
 	else
 		rc = refused(r->t, fd, r->t->flag, EPERM,
 			     "lacking a capability in the own user namespace");
 	/* the control: with it back the same call joins */
-	if (!rc && nserr_cap_effective(drop, true))
+	if (!rc && ns_cap_set(drop, CAP_EFFECTIVE, true))
 		rc = child_fail("cannot raise capability %d again: %m", drop);
 	if (!rc)
 		rc = join(r->t, fd, r->t->flag, &target);
@@ -121,14 +117,14 @@ static int join_in_child(void *arg)
  */
 static int child_userns_worker(void *arg)
 {
-	struct nserr_req *r = arg;
+	struct nsfs_req *r = arg;
 	struct join_req j = { .t = r->t, .fd = -1 };
 	struct ns_holder h;
 	int rc;
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&h, r->t->flag))
+	if (nsfs_hold(&h, r->t->flag))
 		return child_fail("no holder in a new %s namespace", r->t->name);
 	j.fd = ns_open(h.pid, r->t->name);
 	if (j.fd < 0 || ns_ident_of_fd(j.fd, &j.target))
@@ -156,7 +152,7 @@ NS_TYPE_FIXTURE(setns_caps, NS_TYPE_VARIANTS_BUT_USER);
  */
 TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
 {
-	ASSERT_EQ(0, nserr_run(variant->flag, own_cap_worker, CAP_SYS_ADMIN));
+	ASSERT_EQ(0, nsfs_run(variant->flag, own_cap_worker, CAP_SYS_ADMIN));
 }
 
 /*
@@ -165,7 +161,7 @@ TEST_F(setns_caps, without_cap_sys_admin_in_own_userns_eperm)
  */
 TEST_F(setns_caps, from_child_userns_into_parents_ns_eperm)
 {
-	ASSERT_EQ(0, nserr_run(variant->flag, child_userns_worker, CAP_SYS_ADMIN));
+	ASSERT_EQ(0, nsfs_run(variant->flag, child_userns_worker, CAP_SYS_ADMIN));
 }
 
 /*
@@ -178,7 +174,7 @@ TEST(setns_mntns_without_cap_sys_chroot_eperm)
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, nserr_run(CLONE_NEWNS, own_cap_worker, CAP_SYS_CHROOT));
+	ASSERT_EQ(0, nsfs_run(CLONE_NEWNS, own_cap_worker, CAP_SYS_CHROOT));
 }
 
 TEST_HARNESS_MAIN

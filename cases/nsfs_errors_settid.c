@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
+#include "nsconform.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 /* clone3() with @n entries of @tids: 0 when a child was made (it checks it is PID @tids[0]). */

@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsconform.h"
+#include "nsfs.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 /* --- CLONE_NEWPID from a threaded process ---------------------------------- */
@@ -165,7 +165,7 @@ static int newuser_both_ways(void)
 	rc = ns_wait(pid, NS_WAIT_MS);
 	if (rc)
 		return rc;
-	pid = nserr_spawn(0, CLONE_NEWUSER);
+	pid = nsfs_spawn(0, CLONE_NEWUSER);
 	if (pid < 0)
 		return errno;
 	if (pid == 0)
@@ -213,7 +213,7 @@ static int unmapped_worker(void *arg)
 
 	snprintf(uid_line, sizeof(uid_line), "0 %u 1\n", geteuid());
 	snprintf(gid_line, sizeof(gid_line), "0 %u 1\n", getegid());
-	pid = nserr_clone_synced(CLONE_NEWUSER, &s);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone(CLONE_NEWUSER): %m");
 	if (pid == 0)

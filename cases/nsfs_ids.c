@@ -4,7 +4,7 @@
  * network namespace cookie, the fixed inode numbers of the initial
  * namespaces, and nsfs file handles (name_to_handle_at(2) and
  * open_by_handle_at(2) with FD_NSFS_ROOT).  Every feature is probed
- * (fixtures/nsnew.h).  NS_GET_ID equal-iff-shared is in nsfs_ioctl.
+ * (fixtures/core_features.c).  NS_GET_ID equal-iff-shared is in nsfs_ioctl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,16 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nsnew.h"
-#include "userns.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
-
-#ifndef SO_NETNS_COOKIE
-#define SO_NETNS_COOKIE 71
-#endif
 
 /* --- NS_GET_ID and the network namespace cookie -------------------------- */
 
@@ -46,7 +41,7 @@ static int cookie_inside(void *arg)
 	uint64_t v[2];
 	int fd = *(int *)arg;
 
-	if (nsnew_ns_id_of(0, "net", &v[0]) || net_cookie(&v[1]))
+	if (ns_get_id_of(0, "net", &v[0]) || net_cookie(&v[1]))
 		return child_fail("NS_GET_ID or SO_NETNS_COOKIE inside: %m");
 	return write(fd, v, sizeof(v)) == sizeof(v) ? 0 : child_fail("write: %m");
 }
@@ -62,10 +57,10 @@ TEST(net_ns_id_is_its_socket_cookie)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_NS_GET_ID);
+	NS_NEED(NS_F_NS_GET_ID);
 	if (net_cookie(&cookie) == -ENOPROTOOPT)
 		SKIP(return, "SO_NETNS_COOKIE not supported by this kernel (added in 5.14)");
-	ASSERT_EQ(0, nsnew_ns_id_of(0, "net", &id));
+	ASSERT_EQ(0, ns_get_id_of(0, "net", &id));
 	ASSERT_EQ(0, net_cookie(&cookie));
 	EXPECT_EQ(id, cookie);
 	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
@@ -81,7 +76,7 @@ TEST(net_ns_id_is_its_socket_cookie)
 
 static bool reserved_ino(ino_t ino)
 {
-	return ino >= NSNEW_MNT_INIT_INO && ino <= NSNEW_IPC_INIT_INO;
+	return ino >= NSC_MNT_INIT_INO && ino <= NSC_IPC_INIT_INO;
 }
 
 /*
@@ -100,7 +95,7 @@ TEST(initial_user_ns_has_fixed_inode)
 	if (!ns_in_initial_userns())
 		SKIP(return, "the test does not run in the initial user namespace");
 	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
-	EXPECT_EQ(NSNEW_USER_INIT_INO, (unsigned long)id.ino);
+	EXPECT_EQ(NSC_USER_INIT_INO, (unsigned long)id.ino);
 }
 
 static const struct {
@@ -108,14 +103,14 @@ static const struct {
 	unsigned int ino;
 	bool since_6_18;
 } init_inodes[] = {
-	{ "ipc", NSNEW_IPC_INIT_INO, false },
-	{ "uts", NSNEW_UTS_INIT_INO, false },
-	{ "user", NSNEW_USER_INIT_INO, false },
-	{ "pid", NSNEW_PID_INIT_INO, false },
-	{ "cgroup", NSNEW_CGROUP_INIT_INO, false },
-	{ "time", NSNEW_TIME_INIT_INO, false },
-	{ "net", NSNEW_NET_INIT_INO, true },
-	{ "mnt", NSNEW_MNT_INIT_INO, true },
+	{ "ipc", NSC_IPC_INIT_INO, false },
+	{ "uts", NSC_UTS_INIT_INO, false },
+	{ "user", NSC_USER_INIT_INO, false },
+	{ "pid", NSC_PID_INIT_INO, false },
+	{ "cgroup", NSC_CGROUP_INIT_INO, false },
+	{ "time", NSC_TIME_INIT_INO, false },
+	{ "net", NSC_NET_INIT_INO, true },
+	{ "mnt", NSC_MNT_INIT_INO, true },
 };
 
 /*
@@ -129,11 +124,11 @@ static const struct {
  */
 TEST(initial_namespaces_have_the_fixed_inodes)
 {
-	bool new_series = !nsnew_missing(NSNEW_NS_GET_ID);
+	bool new_series = !ns_feature_missing(NS_F_NS_GET_ID);
 
 	/* reading another user's /proc/PID/ns links is a ptrace read check */
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_SYS_PTRACE));
-	if (!nsnew_in_initial_pidns())
+	if (!ns_in_initial_pidns())
 		SKIP(return, "needs the initial PID namespace, where kthreadd is pid 2");
 	for (size_t i = 0; i < sizeof(init_inodes) / sizeof(init_inodes[0]); i++) {
 		struct ns_ident id;
@@ -214,7 +209,7 @@ static int count_mntns_with_inode(unsigned long ino, int *seen)
 			(*seen)++;
 		}
 		for (int n = 0; n < 100000; n++) {
-			struct nsnew_mnt_ns_info info = { .size = sizeof(info) };
+			struct nsc_mnt_ns_info info = { .size = sizeof(info) };
 			int next = ioctl(fd, dir ? NS_MNT_GET_NEXT : NS_MNT_GET_PREV, &info);
 			struct ns_ident id;
 
@@ -245,12 +240,12 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 {
 	int seen, n;
 
-	NSNEW_NEED(NSNEW_NS_GET_ID);
-	NSNEW_NEED(NSNEW_NS_MNT_ITER);
-	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !nsnew_in_initial_pidns())
+	NS_NEED(NS_F_NS_GET_ID);
+	NS_NEED(NS_F_NS_MNT_ITER);
+	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !ns_in_initial_pidns())
 		SKIP(return, "needs real root in the initial PID namespace "
 		     "(NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
-	n = count_mntns_with_inode(NSNEW_MNT_INIT_INO, &seen);
+	n = count_mntns_with_inode(NSC_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
 	EXPECT_EQ(1, n);
 }
@@ -264,10 +259,10 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
  */
 TEST(nsfs_handle_describes_and_reopens_each_type)
 {
-	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	NS_NEED(NS_F_NSFS_HANDLES);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
-		struct nsnew_nsfs_fh fh;
+		struct nsc_nsfs_fh fh;
 		struct ns_ident id, back;
 		uint64_t ns_id;
 		int fd, type, len, nfd;
@@ -276,15 +271,15 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 			continue;
 		fd = ns_open(0, t->name);
 		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, nsnew_ns_id(fd, &ns_id));
+		ASSERT_EQ(0, ns_get_id(fd, &ns_id));
 		ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
-		len = nsnew_nsfs_handle(fd, &type, &fh);
+		len = ns_nsfs_handle(fd, &type, &fh);
 		EXPECT_EQ(16, len) TH_LOG("%s", t->name);
-		EXPECT_EQ(NSNEW_FILEID_NSFS, type);
+		EXPECT_EQ(NSC_FILEID_NSFS, type);
 		EXPECT_EQ(ns_id, fh.ns_id) TH_LOG("%s", t->name);
 		EXPECT_EQ(t->flag, fh.ns_type) TH_LOG("%s", t->name);
 		EXPECT_EQ((unsigned long)id.ino, fh.ns_inum) TH_LOG("%s", t->name);
-		nfd = nsnew_nsfs_open(&fh);
+		nfd = ns_nsfs_open(&fh);
 		EXPECT_LE(0, nfd) TH_LOG("%s: open_by_handle_at: %s", t->name, strerror(-nfd));
 		if (nfd >= 0) {
 			ASSERT_EQ(0, ns_ident_of_fd(nfd, &back));
@@ -296,9 +291,9 @@ TEST(nsfs_handle_describes_and_reopens_each_type)
 }
 
 /* A handle whose ns_type or ns_inum does not match the id's namespace opens nothing. */
-static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
+static int open_wrong(const struct nsc_nsfs_fh *good, int what)
 {
-	struct nsnew_nsfs_fh fh = *good;
+	struct nsc_nsfs_fh fh = *good;
 	int fd;
 
 	if (what == 0)
@@ -307,7 +302,7 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
 		fh.ns_inum ^= 1;
 	else
 		fh.ns_id = ~0ULL - 1;
-	fd = nsnew_nsfs_open(&fh);
+	fd = ns_nsfs_open(&fh);
 	if (fd >= 0)
 		close(fd);
 	return fd;
@@ -319,13 +314,13 @@ static int open_wrong(const struct nsnew_nsfs_fh *good, int what)
  */
 TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 {
-	struct nsnew_nsfs_fh fh;
+	struct nsc_nsfs_fh fh;
 	int fd, type;
 
-	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	NS_NEED(NS_F_NSFS_HANDLES);
 	fd = ns_open(0, "uts");
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
+	ASSERT_EQ(16, ns_nsfs_handle(fd, &type, &fh));
 	close(fd);
 	EXPECT_EQ(-ESTALE, open_wrong(&fh, 0));
 	EXPECT_EQ(-ESTALE, open_wrong(&fh, 1));
@@ -333,7 +328,7 @@ TEST(nsfs_handle_mismatch_or_unknown_id_fails)
 }
 
 struct perm_view {
-	struct nsnew_nsfs_fh fh;	/* of the holder's uts namespace */
+	struct nsc_nsfs_fh fh;	/* of the holder's uts namespace */
 	struct ns_ident id;
 };
 
@@ -341,19 +336,19 @@ struct perm_view {
 static int stranger_opens(void *arg)
 {
 	struct perm_view *v = arg;
-	struct nsnew_nsfs_fh own;
+	struct nsc_nsfs_fh own;
 	int fd, type;
 
-	fd = nsnew_nsfs_open(&v->fh);
+	fd = ns_nsfs_open(&v->fh);
 	if (fd >= 0)
 		return child_fail("a stranger opened the holder's uts namespace");
 	if (fd != -ESTALE)
 		return child_fail("a stranger's open failed with %s, not ESTALE", strerror(-fd));
 	fd = ns_open(0, "uts");
-	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &own) != 16)
+	if (fd < 0 || ns_nsfs_handle(fd, &type, &own) != 16)
 		return child_fail("handle of own uts: %m");
 	close(fd);
-	fd = nsnew_nsfs_open(&own);
+	fd = ns_nsfs_open(&own);
 	if (fd < 0)
 		return child_fail("cannot reopen the uts namespace we are in: %s", strerror(-fd));
 	close(fd);
@@ -368,17 +363,17 @@ static int perm_worker(void *arg)
 	int fd, type, rc = 0;
 
 	(void)arg;
-	if (userns_become_unprivileged())
+	if (ns_become_nobody())
 		return child_fail("cannot become unprivileged: %m");
 	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL))
 		return child_fail("holder failed");
 	fd = ns_open(h.pid, "uts");
-	if (fd < 0 || nsnew_nsfs_handle(fd, &type, &v.fh) != 16 || ns_ident_of_fd(fd, &v.id))
+	if (fd < 0 || ns_nsfs_handle(fd, &type, &v.fh) != 16 || ns_ident_of_fd(fd, &v.id))
 		rc = child_fail("handle of the holder's uts: %m");
 	close(fd);
 	/* the owner of the holder's user namespace, but not in its uts */
 	if (!rc) {
-		fd = nsnew_nsfs_open(&v.fh);
+		fd = ns_nsfs_open(&v.fh);
 		if (fd >= 0 && (ns_ident_of_fd(fd, &back) || !ns_ident_eq(&back, &v.id)))
 			rc = child_fail("the handle opened another namespace");
 		else if (fd != -ESTALE)
@@ -415,7 +410,7 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 {
 	const char *why = ns_userns_blocker(true);
 
-	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	NS_NEED(NS_F_NSFS_HANDLES);
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
@@ -433,21 +428,21 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
  */
 TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
 {
-	struct nsnew_nsfs_fh fh;
+	struct nsc_nsfs_fh fh;
 	struct ns_ident id, back;
 	struct ns_holder h;
-	bool init_pidns = nsnew_in_initial_pidns();
+	bool init_pidns = ns_in_initial_pidns();
 	int fd, type, nfd;
 
-	NSNEW_NEED(NSNEW_NSFS_HANDLES);
+	NS_NEED(NS_F_NSFS_HANDLES);
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
 	fd = ns_open(h.pid, "net");
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(16, nsnew_nsfs_handle(fd, &type, &fh));
+	ASSERT_EQ(16, ns_nsfs_handle(fd, &type, &fh));
 	ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
 	close(fd);
-	nfd = nsnew_nsfs_open(&fh);
+	nfd = ns_nsfs_open(&fh);
 	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
 	       nfd < 0 ? strerror(-nfd) : "opened");
 	if (init_pidns) {

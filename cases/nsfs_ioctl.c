@@ -16,14 +16,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mntns.h"
-#include "nsapi.h"
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
-#ifndef STATX_MNT_ID_UNIQUE
-#define STATX_MNT_ID_UNIQUE 0x00004000U
-#endif
 /* true when the fd @fd names the namespace @type of @pid. */
 static bool fd_is_ns_of(int fd, pid_t pid, const char *type)
 {
@@ -467,10 +462,10 @@ static int mounts_below_root(bool *exact)
 	    !(sx.stx_mask & STATX_MNT_ID_UNIQUE))
 		return 0;
 	for (id = sx.stx_mnt_id; n < 64; n++) {
-		struct nsnew_statmount sm;
+		struct nsc_statmount sm;
 
-		if (nsnew_statmount(id, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm) ||
-		    !(sm.mask & NSNEW_STATMOUNT_MNT_BASIC))
+		if (ns_statmount(id, 0, NSC_STATMOUNT_MNT_BASIC, &sm) ||
+		    !(sm.mask & NSC_STATMOUNT_MNT_BASIC))
 			return n;
 		if (sm.mnt_parent_id == sm.mnt_id) {
 			*exact = true;

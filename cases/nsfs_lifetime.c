@@ -35,9 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
-#include "pidns.h"
-#include "userns.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 /* ioctl(@fd, @req) gives an fd of the namespace @want.  0 or child_fail(). */
@@ -107,7 +106,7 @@ static int pidns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder moves on to a child PID namespace and starts its init */
-	if (ns_holder_start(&h, CLONE_NEWPID, nserr_unshare_and_fork, &child_pidns))
+	if (ns_holder_start(&h, CLONE_NEWPID, nsfs_unshare_and_fork, &child_pidns))
 		return child_fail("no holder with a nested PID namespace");
 	fd = ns_open(h.pid, "pid_for_children");
 	rc = fd < 0 || ns_ident_of(h.pid, "pid", &parent) ?
@@ -220,7 +219,7 @@ static int owner_worker(void *arg)
 
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (nserr_hold(&h, CLONE_NEWUSER | t->flag))
+	if (nsfs_hold(&h, CLONE_NEWUSER | t->flag))
 		return child_fail("no holder in new user and %s namespaces", t->name);
 	if (map_as(h.pid, 5) || ns_ident_of(h.pid, "user", &owner))
 		rc = child_fail("cannot map the holder: %m");
@@ -262,17 +261,15 @@ static int pid_for_children_worker(void *arg)
 	(void)arg;
 	if (ns_unshare_userns_root(0) || ns_ident_of(0, "pid", &mine))
 		return child_fail("cannot become root of a new user namespace: %m");
-	if (unshare(CLONE_NEWPID) || ns_sync_init(&s))
+	if (unshare(CLONE_NEWPID))
 		return child_fail("unshare(CLONE_NEWPID): %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_ident_of(pid, "pid", &made))
 		rc = child_fail("stat the child's pid namespace: %m");
 	ns_sync_tell(&s, false, NULL, 0);
@@ -780,7 +777,7 @@ static int mnt_loop_worker(void *arg)
  * (gen_cookie_next()), so a namespace made later on another CPU can have
  * the lower id.  Our namespace is made on the CPU whose ids are highest
  * and a newer one on every CPU: on two CPUs or more a kernel ordering by
- * those ids lets the newer one bind ours (fixtures/expectations).
+ * those ids lets the newer one bind ours (fixtures/data/expectations).
  */
 TEST(mnt_ns_file_binds_into_older_ns)
 {

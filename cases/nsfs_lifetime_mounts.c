@@ -24,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nserrors.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 /* A namespace without members or mounts is freed within this. */
@@ -76,13 +77,13 @@ static int create_one_of(void *arg)
 /* create_one() until it works or @ms passed (some namespaces are freed late). */
 static int create_within(unsigned long flag, int ms)
 {
-	return nserr_until_not_enospc(create_one_of, &flag, ms);
+	return nsfs_until_not_enospc(create_one_of, &flag, ms);
 }
 
 /* NULL, or why the test cannot run. */
 static const char *pin_missing(void)
 {
-	const char *why = nserr_max_ns_missing(ns_type_of(CLONE_NEWIPC));
+	const char *why = nsfs_max_ns_missing(ns_type_of(CLONE_NEWIPC));
 
 	return why ?: ns_userns_blocker(false);
 }

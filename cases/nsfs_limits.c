@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsapi.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Holder setup: unshare(*@arg); 0 (then held until released), or the errno it exits with. */

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */
@@ -29,7 +29,7 @@ static long list_all(uint32_t types, uint64_t owner, size_t page, uint64_t *out)
 	long total = 0, n;
 
 	do {
-		n = nsnew_list(last, types, owner, out + total, page);
+		n = ns_list(last, types, owner, out + total, page);
 		if (n == -ENOENT && last)
 			break;	/* nothing after the last id */
 		if (n < 0)
@@ -58,7 +58,7 @@ TEST(listns_lists_the_callers_namespaces_by_type)
 	static uint64_t all[MAXIDS], one[MAXIDS];
 	long n_all, n_sum = 0;
 
-	NSNEW_NEED(NSNEW_LISTNS);
+	NS_NEED(NS_F_LISTNS);
 	n_all = list_all(0, 0, 256, all);
 	ASSERT_LT(0, n_all) TH_LOG("listns: %s", strerror(-n_all));
 	for (int i = 0; i < NS_NTYPES; i++) {
@@ -68,7 +68,7 @@ TEST(listns_lists_the_callers_namespaces_by_type)
 
 		if (!ns_type_available(t->name))
 			continue;
-		ASSERT_EQ(0, nsnew_ns_id_of(0, t->name, &id));
+		ASSERT_EQ(0, ns_get_id_of(0, t->name, &id));
 		EXPECT_TRUE(has(all, n_all, id)) TH_LOG("our %s namespace is not listed", t->name);
 		n = list_all(t->flag, 0, 256, one);
 		ASSERT_LE(0, n);
@@ -92,8 +92,8 @@ TEST(listns_pagination_is_ascending_and_complete)
 	static uint64_t big[MAXIDS], small[MAXIDS];
 	long nb, ns;
 
-	NSNEW_NEED(NSNEW_LISTNS);
-	nb = nsnew_list(0, 0, 0, big, MAXIDS);
+	NS_NEED(NS_F_LISTNS);
+	nb = ns_list(0, 0, 0, big, MAXIDS);
 	ASSERT_LT(0, nb);
 	ns = list_all(0, 0, 1, small);
 	ASSERT_EQ(nb, ns);
@@ -103,7 +103,7 @@ TEST(listns_pagination_is_ascending_and_complete)
 			EXPECT_LT(big[i - 1], big[i]);
 	}
 	/* a buffer of 0 ids lists nothing */
-	EXPECT_EQ(0, nsnew_list(0, 0, 0, big, 0));
+	EXPECT_EQ(0, ns_list(0, 0, 0, big, 0));
 }
 
 /*
@@ -118,33 +118,33 @@ TEST(listns_pagination_is_ascending_and_complete)
  */
 TEST(listns_other_namespaces_need_the_global_view)
 {
-	bool global = ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
+	bool global = ns_in_initial_userns() && ns_have_sys_admin() && ns_in_initial_pidns();
 	uint64_t uts, user, mine;
 	struct ns_holder h;
 
-	NSNEW_NEED(NSNEW_LISTNS);
+	NS_NEED(NS_F_LISTNS);
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL));
-	ASSERT_EQ(0, nsnew_ns_id_of(h.pid, "uts", &uts));
-	ASSERT_EQ(0, nsnew_ns_id_of(h.pid, "user", &user));
-	ASSERT_EQ(0, nsnew_ns_id_of(0, "user", &mine));
+	ASSERT_EQ(0, ns_get_id_of(h.pid, "uts", &uts));
+	ASSERT_EQ(0, ns_get_id_of(h.pid, "user", &user));
+	ASSERT_EQ(0, ns_get_id_of(0, "user", &mine));
 	TH_LOG("%s the global view", global ? "with" : "without");
-	EXPECT_EQ(global, nsnew_listed(uts, 0, 0));
-	EXPECT_EQ(global, nsnew_listed(uts, CLONE_NEWUTS, 0));
+	EXPECT_EQ(global, ns_listed(uts, 0, 0));
+	EXPECT_EQ(global, ns_listed(uts, CLONE_NEWUTS, 0));
 	/* owned by the holder's user namespace, which we created */
-	EXPECT_EQ(global, nsnew_listed(uts, 0, user));
+	EXPECT_EQ(global, ns_listed(uts, 0, user));
 	/* the holder's user namespace is owned by ours */
-	EXPECT_EQ(global, nsnew_listed(user, CLONE_NEWUSER, mine));
-	EXPECT_EQ(global, nsnew_listed(user, 0, NSNEW_LISTNS_CURRENT_USER));
+	EXPECT_EQ(global, ns_listed(user, CLONE_NEWUSER, mine));
+	EXPECT_EQ(global, ns_listed(user, 0, NSC_LISTNS_CURRENT_USER));
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
 static long raw(uint32_t size, uint32_t spare, uint32_t types, uint64_t owner,
 		uint64_t *ids, size_t nr, unsigned int flags)
 {
-	struct nsnew_ns_id_req req = {
+	struct nsc_ns_id_req req = {
 		.size = size, .spare = spare, .ns_type = types, .user_ns_id = owner,
 	};
-	long n = nsnew_listns(&req, ids, nr, flags);
+	long n = ns_listns(&req, ids, nr, flags);
 
 	return n < 0 ? -errno : n;
 }
@@ -158,7 +158,7 @@ TEST(listns_rejects_malformed_requests)
 	uint64_t ids[8];
 	void *none;
 
-	NSNEW_NEED(NSNEW_LISTNS);
+	NS_NEED(NS_F_LISTNS);
 	none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, none);
 	EXPECT_LT(0, raw(32, 0, 0, 0, ids, 8, 0));
@@ -170,7 +170,7 @@ TEST(listns_rejects_malformed_requests)
 	EXPECT_EQ(-EOVERFLOW, raw(32, 0, 0, 0, ids, 1000001, 0));
 	EXPECT_EQ(-EFAULT, raw(32, 0, 0, 0, none, 8, 0));
 	errno = 0;
-	EXPECT_EQ(-1, nsnew_listns(none, ids, 8, 0));
+	EXPECT_EQ(-1, ns_listns(none, ids, 8, 0));
 	EXPECT_EQ(EFAULT, errno);
 	munmap(none, 4096);
 }

@@ -23,21 +23,16 @@
 #include <unistd.h>
 #include <linux/sockios.h>
 
-#include "fdpass.h"
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Which namespaces a caller may see depends on it: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
 
-#ifndef SIOCGSKNS
-#define SIOCGSKNS 0x894C
-#endif
-
 /* Global view: listns() and handles reach namespaces the caller is not in. */
 static bool global_view(void)
 {
-	return ns_in_initial_userns() && ns_have_sys_admin() && nsnew_in_initial_pidns();
+	return ns_in_initial_userns() && ns_have_sys_admin() && ns_in_initial_pidns();
 }
 
 /* A child in a new network namespace: sends a socket of it, then exits. */
@@ -54,10 +49,10 @@ static int socket_of_new_netns(struct ns_ident *id)
 
 		ns_ident_of(0, "net", id);
 		_exit(s < 0 || write(sv[1], id, sizeof(*id)) != sizeof(*id) ||
-		      fdpass_send(sv[1], s));
+		      ns_send_fd(sv[1], s));
 	}
 	if (pid > 0 && read(sv[0], id, sizeof(*id)) == sizeof(*id))
-		fd = fdpass_recv(sv[0]);
+		fd = ns_recv_fd(sv[0]);
 	if (pid > 0 && ns_wait(pid, NS_WAIT_MS))
 		fd = -1;
 	close(sv[0]);
@@ -100,8 +95,8 @@ static int socket_worker(void *arg)
 	else if (join_net(nsfd, &id))
 		rc = child_fail("cannot join the namespace kept by the socket");
 	/* listing needs listns() (6.19); the joins above hold from 4.9 */
-	if (!rc && global && !nsnew_missing(NSNEW_LISTNS) && nsnew_ns_id(nsfd, &ns_id) == 0 &&
-	    nsnew_listed(ns_id, 0, 0) != 1)
+	if (!rc && global && !ns_feature_missing(NS_F_LISTNS) && ns_get_id(nsfd, &ns_id) == 0 &&
+	    ns_listed(ns_id, 0, 0) != 1)
 		rc = child_fail("the resurrected network namespace is not listed");
 	close(nsfd);
 	close(sock);
@@ -130,16 +125,16 @@ TEST(netns_kept_by_a_socket_is_reached_by_siocgskns)
 
 struct ids {
 	uint64_t uts, ipc, net, user;
-	struct nsnew_nsfs_fh uts_fh, ipc_fh;
+	struct nsc_nsfs_fh uts_fh, ipc_fh;
 };
 
-static int handle_of(pid_t pid, const char *type, struct nsnew_nsfs_fh *fh)
+static int handle_of(pid_t pid, const char *type, struct nsc_nsfs_fh *fh)
 {
 	int fd = ns_open(pid, type), t, r;
 
 	if (fd < 0)
 		return -1;
-	r = nsnew_nsfs_handle(fd, &t, fh);
+	r = ns_nsfs_handle(fd, &t, fh);
 	close(fd);
 	return r == 16 ? 0 : -1;
 }
@@ -149,8 +144,8 @@ static int hold_ids(struct ns_holder *h, struct ids *ids)
 	if (ns_holder_start(h, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET,
 			    NULL, NULL))
 		return -1;
-	if (nsnew_ns_id_of(h->pid, "uts", &ids->uts) || nsnew_ns_id_of(h->pid, "ipc", &ids->ipc) ||
-	    nsnew_ns_id_of(h->pid, "net", &ids->net) || nsnew_ns_id_of(h->pid, "user",
+	if (ns_get_id_of(h->pid, "uts", &ids->uts) || ns_get_id_of(h->pid, "ipc", &ids->ipc) ||
+	    ns_get_id_of(h->pid, "net", &ids->net) || ns_get_id_of(h->pid, "user",
 			   &ids->user) ||
 	    handle_of(h->pid, "uts", &ids->uts_fh) || handle_of(h->pid, "ipc", &ids->ipc_fh))
 		return -1;
@@ -164,14 +159,13 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 	pid_t pid;
 
 	/* Called by the test: its mount namespace is never to be changed. */
-	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s))
+	if (ns_ident_of(0, "mnt", &test_mnt))
 		return -1;
-	pid = ns_clone(CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, s);
 	if (pid == 0) {
 		struct ns_ident mnt;
 		int fd;
 
-		ns_sync_child_side(s);
 		if (ns_ident_of(0, "mnt", &mnt) || ns_ident_eq(&mnt, &test_mnt))
 			_exit(child_fail("not in a mount namespace of our own"));
 		if (ns_private_tmp("size=1m"))
@@ -187,15 +181,14 @@ static pid_t bind_keeper(const char *path, struct ns_sync *s)
 		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(s);
 	if (pid > 0 && ns_sync_wait(s, false, NULL, 0, NS_WAIT_MS))
 		return -1;
 	return pid;
 }
 
-static int reopen(const struct nsnew_nsfs_fh *fh)
+static int reopen(const struct nsc_nsfs_fh *fh)
 {
-	int fd = nsnew_nsfs_open(fh);
+	int fd = ns_nsfs_open(fh);
 
 	if (fd >= 0)
 		close(fd);
@@ -221,13 +214,13 @@ TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 	pid_t keeper;
 	int uts;
 
-	NSNEW_NEED(NSNEW_LISTNS);
+	NS_NEED(NS_F_LISTNS);
 	if (!global_view())
 		SKIP(return, "needs real root in the initial PID namespace "
 		     "(listns() of other namespaces, linux:8d76afe84fa2)");
 	ASSERT_EQ(0, hold_ids(&h, &ids));
-	EXPECT_EQ(1, nsnew_listed(ids.uts, 0, 0));
-	EXPECT_EQ(1, nsnew_listed(ids.net, CLONE_NEWNET, 0));
+	EXPECT_EQ(1, ns_listed(ids.uts, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.net, CLONE_NEWNET, 0));
 	uts = ns_open(h.pid, "uts");
 	ASSERT_LE(0, uts);
 	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", h.pid);
@@ -235,23 +228,23 @@ TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 	ASSERT_LT(0, keeper);
 	ASSERT_EQ(0, ns_holder_stop(&h));
 	/* fd: uts; bind mount: ipc; the user namespace owns both; net: nothing */
-	EXPECT_EQ(1, nsnew_listed(ids.uts, 0, 0));
-	EXPECT_EQ(1, nsnew_listed(ids.ipc, 0, 0));
-	EXPECT_EQ(1, nsnew_listed(ids.user, CLONE_NEWUSER, 0));
-	EXPECT_EQ(0, nsnew_listed(ids.net, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.uts, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.ipc, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.user, CLONE_NEWUSER, 0));
+	EXPECT_EQ(0, ns_listed(ids.net, 0, 0));
 	EXPECT_EQ(0, reopen(&ids.uts_fh));
 	/* the bind mount goes: ipc is inactive */
 	ns_sync_tell(&s, false, NULL, 0);
 	EXPECT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
-	EXPECT_EQ(0, nsnew_listed(ids.ipc, 0, 0));
+	EXPECT_EQ(0, ns_listed(ids.ipc, 0, 0));
 	EXPECT_EQ(-ESTALE, reopen(&ids.ipc_fh));
 	ns_sync_tell(&s, false, NULL, 0);
 	EXPECT_EQ(0, ns_wait(keeper, NS_WAIT_MS));
 	ns_sync_close(&s);
 	/* the fd goes: uts and, owning nothing active, the user namespace */
 	close(uts);
-	EXPECT_EQ(0, nsnew_listed(ids.uts, 0, 0));
-	EXPECT_EQ(0, nsnew_listed(ids.user, 0, 0));
+	EXPECT_EQ(0, ns_listed(ids.uts, 0, 0));
+	EXPECT_EQ(0, ns_listed(ids.user, 0, 0));
 	EXPECT_EQ(-ESTALE, reopen(&ids.uts_fh));
 }
 
@@ -266,7 +259,7 @@ TEST(owner_listed_while_an_owned_namespace_is_active)
 	struct ids ids;
 	int net;
 
-	NSNEW_NEED(NSNEW_LISTNS);
+	NS_NEED(NS_F_LISTNS);
 	if (!global_view())
 		SKIP(return, "needs real root in the initial PID namespace "
 		     "(listns() of other namespaces, linux:8d76afe84fa2)");
@@ -274,13 +267,13 @@ TEST(owner_listed_while_an_owned_namespace_is_active)
 	net = ns_open(h.pid, "net");
 	ASSERT_LE(0, net);
 	ASSERT_EQ(0, ns_holder_stop(&h));
-	EXPECT_EQ(1, nsnew_listed(ids.net, 0, 0));
-	EXPECT_EQ(1, nsnew_listed(ids.user, 0, 0));
-	EXPECT_EQ(1, nsnew_listed(ids.net, 0, ids.user));
-	EXPECT_EQ(0, nsnew_listed(ids.uts, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.net, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.user, 0, 0));
+	EXPECT_EQ(1, ns_listed(ids.net, 0, ids.user));
+	EXPECT_EQ(0, ns_listed(ids.uts, 0, 0));
 	close(net);
-	EXPECT_EQ(0, nsnew_listed(ids.net, 0, 0));
-	EXPECT_EQ(0, nsnew_listed(ids.user, 0, 0));
+	EXPECT_EQ(0, ns_listed(ids.net, 0, 0));
+	EXPECT_EQ(0, ns_listed(ids.user, 0, 0));
 }
 
 TEST_HARNESS_MAIN

@@ -20,8 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nsapi.h"
-#include "nserrors.h"
+#include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 static const char *const per_thread[] = { "uts", "ipc", "net", "cgroup" };
@@ -96,7 +96,7 @@ static int one_thread_changes(struct thread_job *j, const struct ns_ident *want,
 		return child_fail("pipe: %m");
 	if (pthread_create(&th, NULL, changer, j))
 		return child_fail("pthread_create failed");
-	if (!nserr_readable_within(j->done[0], NS_WAIT_MS))
+	if (!nsfs_readable_within(j->done[0], NS_WAIT_MS))
 		rc = child_fail("the thread never finished its call");
 	else if (j->err)
 		rc = child_fail("%s in a thread: %s", j->use_unshare ? "unshare" : "setns",

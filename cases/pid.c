@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};
@@ -54,11 +54,9 @@ TEST_F(pidns, first_child_is_pid1_with_ppid0_parent_sees_ordinary_pid)
 	self_n = pidns_self_levels();
 	ASSERT_GE(self_n, 1) SKIP(return, "no NSpid: in /proc/self/status");
 	ASSERT_EQ(0, ns_ident_of(0, "pid", &mine));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		v.pid = getpid();
 		v.ppid = getppid();
 		if (ns_ident_of(0, "pid", &v.ns))
@@ -67,7 +65,6 @@ TEST_F(pidns, first_child_is_pid1_with_ppid0_parent_sees_ordinary_pid)
 		/* Stay alive while the parent looks at us from outside. */
 		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
 	}
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(1, v.pid);
 	EXPECT_EQ(0, v.ppid);
@@ -161,12 +158,10 @@ TEST_F(pidns, nested_chain_has_one_pid_per_level_as_each_ancestor_sees_it)
 	ASSERT_GE(self_n, 1);
 	for (int j = 0; j < CHAIN; j++)
 		ASSERT_EQ(0, pidns_cred_pair(c.sv[j]));
-	ASSERT_EQ(0, ns_sync_init(&c.s));
-	p1 = pidns_new_child(0);
+	p1 = ns_clone_synced(pidns_new_child, 0, &c.s);
 	ASSERT_GE(p1, 0);
 	if (p1 == 0)
 		_exit(chain_level(&c, 1));
-	ns_sync_parent_side(&c.s);
 	ASSERT_EQ(0, pidns_recv_creds(c.sv[0][0], &b, 1, &seen0, NS_WAIT_MS));
 	for (int i = 0; i < CHAIN; i++) {
 		ASSERT_EQ(0, ns_sync_wait(&c.s, false, &r, sizeof(r), NS_WAIT_MS));
@@ -271,12 +266,10 @@ TEST_F(pidns, proc_mounted_inside_lists_only_namespace_processes)
 
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &mnt));
 	ASSERT_EQ(0, pidns_cred_pair(sv));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = ns_clone_synced(pidns_new_child, CLONE_NEWNS, &s);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(proc_view_child(sv[1], &s, &mnt));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, pidns_recv_creds(sv[0], &c, 1, &g, NS_WAIT_MS));
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &l, sizeof(l), NS_WAIT_MS));
 	/* Inside: exactly the init and its child, numbered 1 and 2. */
@@ -318,14 +311,10 @@ TEST_F(pidns, kill_of_process_outside_namespace_is_esrch)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	sib = pidns_track(ns_clone(0));
+	sib = pidns_track(ns_clone_synced(ns_clone, 0, &s));
 	ASSERT_GE(sib, 0);
-	if (sib == 0) {
-		ns_sync_child_side(&s);
+	if (sib == 0)
 		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
-	}
-	ns_sync_parent_side(&s);
 	/* Both exist and can be signalled from here. */
 	ASSERT_EQ(0, kill(sib, 0));
 	pid = pidns_new_child(0);
@@ -492,12 +481,10 @@ TEST_F(pidns, sigchld_si_pid_is_pid_in_receivers_namespace)
 	/* the probe reaps a child of its own: before SIGCHLD is blocked */
 	NS_NEED_ADMIN_OR_USERNS();
 	set = pidns_block_signal(SIGCHLD);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(sigchld_child(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(1, v.self);
 	EXPECT_EQ(2, v.child);

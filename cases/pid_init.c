@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};
@@ -154,12 +154,10 @@ static struct reaper_rec run_orphan(struct __test_metadata *_metadata, bool subr
 	int sv[2];
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	init = pidns_new_child(0);
+	init = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(init, 0);
 	if (init == 0)
 		_exit(orphan_init(sv[1], &s, subreaper));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, pidns_recv_creds(sv[0], orec, sizeof(*orec), &b, NS_WAIT_MS));
 	/* From outside: the orphan's parent is now the reaper. */
 	ppid = pidns_status_field(b, "PPid:");
@@ -350,12 +348,10 @@ TEST_F(pidns, init_is_killed_by_sigkill_from_parent_namespace)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(ignoring_init(&s));
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &inside, sizeof(inside), NS_WAIT_MS));
 	ASSERT_EQ(1, inside);
 	EXPECT_EQ(0, kill(pid, SIGKILL));
@@ -437,12 +433,10 @@ TEST_F(pidns, init_exit_sigkills_every_process_in_namespace)
 
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
-	ASSERT_EQ(0, ns_sync_init(&s));
-	h = pidns_track(ns_clone(0));
+	h = pidns_track(ns_clone_synced(ns_clone, 0, &s));
 	ASSERT_GE(h, 0);
 	if (h == 0)
 		_exit(doomed_holder(sv[1], hold[0], &s));
-	ns_sync_parent_side(&s);
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pidns_recv_creds(sv[0], &b, 1, &members[i], NS_WAIT_MS));
 		ASSERT_NE(0, pidns_proc_state(members[i]));

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};
@@ -102,13 +102,11 @@ static pid_t start_holder(struct ns_sync *s, int *sv, int (*holder)(struct ns_sy
 {
 	pid_t pid;
 
-	if (ns_ident_of(0, "mnt", &test_mnt) || ns_sync_init(s) || (sv && pidns_cred_pair(sv)))
+	if (ns_ident_of(0, "mnt", &test_mnt) || (sv && pidns_cred_pair(sv)))
 		return -1;
-	pid = pidns_new_child(CLONE_NEWNS);
+	pid = ns_clone_synced(pidns_new_child, CLONE_NEWNS, s);
 	if (pid == 0)
 		_exit(holder(s, sv));
-	if (pid > 0)
-		ns_sync_parent_side(s);
 	return pid;
 }
 
@@ -279,14 +277,10 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	ASSERT_LE(0, level) TH_LOG("cannot tell the absolute level of /proc's PID namespace: "
 				   "run under build/harness/nsrun or with the initial /proc");
 	level += self_n - 1;
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = pidns_new_child(0);
+	pid = ns_clone_synced(pidns_new_child, 0, &s);
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		ns_sync_child_side(&s);
+	if (pid == 0)
 		_exit(descend(&s, 1));
-	}
-	ns_sync_parent_side(&s);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, &r, sizeof(r), 2 * NS_WAIT_MS));
 	ASSERT_NE(0, r.err) TH_LOG("no limit within %d levels", PIDNS_MAX_LEVELS + 2);
 	EXPECT_EQ(ENOSPC, r.err);

@@ -16,16 +16,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "nsapi.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
-
-#ifndef __NR_pidfd_send_signal
-#define __NR_pidfd_send_signal 424
-#endif
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
 
 FIXTURE(pidns) {};
 

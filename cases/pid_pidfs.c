@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nsnew.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* PIDFD_GET_<type>_NAMESPACE numbers 1-10 and the /proc/PID/ns file each names. */
@@ -41,7 +41,7 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFD_GET_NS);
+	NS_NEED(NS_F_PIDFD_GET_NS);
 	ASSERT_EQ(0, ns_holder_start(&h, HOLD, NULL, NULL));
 	pidfd = ns_pidfd_open(h.pid);
 	ASSERT_LE(0, pidfd);
@@ -53,7 +53,7 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 		if (!ns_type_available(file))
 			continue;	/* no such type in this kernel */
 		ASSERT_EQ(0, ns_ident_of(h.pid, file, &want)) TH_LOG("/proc/%d/ns/%s", h.pid, file);
-		fd = ioctl(pidfd, NSNEW_PIDFD_GET_NS(nr), 0);
+		fd = ioctl(pidfd, NSC_PIDFD_GET_NS(nr), 0);
 		EXPECT_LE(0, fd) TH_LOG("PIDFD_GET_%s: %s", file, strerror(errno));
 		if (fd < 0)
 			continue;
@@ -69,17 +69,17 @@ TEST(pidfd_get_namespace_is_the_process_namespace)
 static int info_inside(void *arg)
 {
 	int outer = *(int *)arg, self = ns_pidfd_open(getpid());
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	int r;
 
 	if (self < 0)
 		return child_fail("pidfd_open(self): %m");
-	r = nsnew_pidfd_info(self, NSNEW_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(self, NSC_PIDFD_MASK_PID, &info);
 	close(self);
 	if (r || info.pid != 1 || info.tgid != 1 || info.ppid != 0)
 		return child_fail("own info: %d, pid %u tgid %u ppid %u", r, info.pid,
 				  info.tgid, info.ppid);
-	r = nsnew_pidfd_info(outer, NSNEW_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(outer, NSC_PIDFD_MASK_PID, &info);
 	if (r != -EREMOTE)
 		return child_fail("info of a process outside our PID ns: %d (pid %u), not EREMOTE",
 				  r, info.pid);
@@ -98,21 +98,21 @@ static int info_inside(void *arg)
  */
 TEST(pidfd_info_pids_are_the_callers_view)
 {
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	struct ns_holder h;
 	int self, pidfd;
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFD_INFO);
+	NS_NEED(NS_F_PIDFD_INFO);
 	self = ns_pidfd_open(getpid());
 	ASSERT_LE(0, self);
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, info_inside, &self));
 	pidfd = ns_pidfd_open(h.pid);
 	ASSERT_LE(0, pidfd);
-	ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID | NSNEW_PIDFD_MASK_CREDS,
+	ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS,
 				      &info));
-	EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_PID);
+	EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_PID);
 	EXPECT_EQ((uint32_t)h.pid, info.pid);
 	EXPECT_EQ((uint32_t)h.pid, info.tgid);
 	EXPECT_EQ((uint32_t)getpid(), info.ppid);
@@ -147,28 +147,28 @@ TEST(pidfd_info_exit_status_after_reap)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	for (int how = 0; how < 2; how++) {
-		struct nsnew_pidfd_info info;
+		struct nsc_pidfd_info info;
 		pid_t pid;
 		int pidfd, rc;
 
-		NSNEW_NEED(NSNEW_PIDFD_INFO_EXIT);
+		NS_NEED(NS_F_PIDFD_INFO_EXIT);
 		pid = child_that(how);
 		ASSERT_LT(0, pid);
 		pidfd = ns_pidfd_open(pid);
 		ASSERT_LE(0, pidfd);
 		/* alive: no exit information yet */
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID |
-						     NSNEW_PIDFD_MASK_EXIT, &info));
+		ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID |
+						     NSC_PIDFD_MASK_EXIT, &info));
 		if (how) {
-			EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_EXIT);
+			EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_EXIT);
 			kill(pid, SIGKILL);
 		}
 		rc = ns_wait(pid, NS_WAIT_MS);
 		EXPECT_EQ(how ? 128 + SIGKILL : 7, rc);
-		EXPECT_EQ(-ESRCH, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_PID, &info));
-		ASSERT_EQ(0, nsnew_pidfd_info(pidfd, NSNEW_PIDFD_MASK_EXIT, &info));
-		EXPECT_TRUE(info.mask & NSNEW_PIDFD_MASK_EXIT);
-		EXPECT_FALSE(info.mask & NSNEW_PIDFD_MASK_PID);
+		EXPECT_EQ(-ESRCH, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info));
+		ASSERT_EQ(0, ns_pidfd_info(pidfd, NSC_PIDFD_MASK_EXIT, &info));
+		EXPECT_TRUE(info.mask & NSC_PIDFD_MASK_EXIT);
+		EXPECT_FALSE(info.mask & NSC_PIDFD_MASK_PID);
 		EXPECT_EQ(how ? SIGKILL : 7 << 8, info.exit_code);
 		close(pidfd);
 	}
@@ -194,7 +194,7 @@ static int pidfs_handle(pid_t pid, struct fh_buf *h)
 /* open_by_handle_at() on pidfs; the result's pid as the caller sees it, or -errno. */
 static long pidfs_open_pid(struct fh_buf *h)
 {
-	struct nsnew_pidfd_info info;
+	struct nsc_pidfd_info info;
 	int self = ns_pidfd_open(getpid()), fd, r;
 
 	if (self < 0)
@@ -203,7 +203,7 @@ static long pidfs_open_pid(struct fh_buf *h)
 	close(self);
 	if (fd < 0)
 		return -errno;
-	r = nsnew_pidfd_info(fd, NSNEW_PIDFD_MASK_PID, &info);
+	r = ns_pidfd_info(fd, NSC_PIDFD_MASK_PID, &info);
 	close(fd);
 	return r ? r : (long)info.pid;
 }
@@ -240,7 +240,7 @@ TEST(pidfs_handle_opens_only_where_pid_is_visible)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	NSNEW_NEED(NSNEW_PIDFS_HANDLES);
+	NS_NEED(NS_F_PIDFS_HANDLES);
 	ASSERT_EQ(0, pidfs_handle(getpid(), &mine));
 	EXPECT_EQ(getpid(), pidfs_open_pid(&mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWPID, handles_inside, &mine));
@@ -336,16 +336,13 @@ TEST(pid_max_is_per_pid_namespace)
 	NS_NEED_USERNS();
 
 	ASSERT_LT(1000, outer);
-	NSNEW_NEED(NSNEW_PIDNS_PID_MAX);
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = ns_clone(CLONE_NEWUSER | CLONE_NEWPID);
+	NS_NEED(NS_F_PIDNS_PID_MAX);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER | CLONE_NEWPID, &s);
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(NS_CHILD_SETUP_FAILED);
 		_exit(pid_max_inside(outer));
 	}
-	ns_sync_parent_side(&s);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, ns_map_root(pid, ns_nobody_uid(), ns_nobody_gid()));
 	ns_sync_tell(&s, false, NULL, 0);

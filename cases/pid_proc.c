@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};
@@ -138,12 +138,10 @@ TEST_F(pidns, proc_mount_shows_mounting_namespace_to_every_reader)
 	q.v = ns_shared_page(4096);
 	ASSERT_NE(NULL, q.v);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &q.test_mnt));
-	ASSERT_EQ(0, ns_sync_init(&q.s));
-	init = pidns_new_child(CLONE_NEWNS);
+	init = ns_clone_synced(pidns_new_child, CLONE_NEWNS, &q.s);
 	ASSERT_GE(init, 0);
 	if (init == 0)
 		_exit(proc_view_init(&q));
-	ns_sync_parent_side(&q.s);
 	ASSERT_EQ(0, ns_sync_wait(&q.s, false, NULL, 0, NS_WAIT_MS));
 	EXPECT_STREQ("1", q.v->self_new);
 	snprintf(buf, sizeof(buf), "%d", q.v->old_pid);
@@ -402,20 +400,16 @@ static int idlines_init(struct idlines_rec *r)
 
 	if (setsid() < 0)
 		return child_fail("setsid: %m");
-	if (ns_sync_init(&s))
-		return child_fail("sync: %m");
-	g = ns_clone(0);
+	g = ns_clone_synced(ns_clone, 0, &s);
 	if (g < 0)
 		return child_fail("fork: %m");
 	if (g == 0) {
-		ns_sync_child_side(&s);
 		rc = read_ns_lines("/proc/self/status", &r->child);
 		ns_sync_tell(&s, true, NULL, 0);
 		/* Stay until H has read everything. */
 		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
 		_exit(rc);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
 		return child_fail("no word from the child");
 	if (pthread_create(&th, NULL, idlines_thread, r))

@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 /* NSpid depth of the test process, taken before any child is made. */
@@ -41,9 +40,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-/* Exit code of a caller that found it is not where it must be to reboot. */
-#define NOT_IN_CHILD_PIDNS 98
-
 /* NSpid levels below the test at which reboot() may be called (1, or 2 when nested). */
 static int reboot_depth = 1;
 
@@ -54,7 +50,7 @@ static int ns_reboot(int cmd, int magic2)
 
 	if (levels != test_levels + reboot_depth || getpid() > 16) {
 		child_fail("refusing to call reboot(): %d NSpid levels, PID %d", levels, getpid());
-		_exit(NOT_IN_CHILD_PIDNS);
+		_exit(NS_CHILD_SETUP_FAILED);
 	}
 	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, magic2 ? magic2 : LINUX_REBOOT_MAGIC2,
 		    cmd, "nsconform"))
@@ -195,7 +191,7 @@ static int refusing_init(struct ns_sync *s, void *arg)
 		if (pid < 0)
 			return child_fail("fork: %m");
 		if (pid == 0) {
-			if (cap_drop_effective(CAP_SYS_BOOT) || ns_cap_effective(CAP_SYS_BOOT))
+			if (ns_cap_set(CAP_SYS_BOOT, CAP_EFFECTIVE, false))
 				_exit(child_fail("cannot drop CAP_SYS_BOOT: %m"));
 			r.nocap = ns_reboot(LINUX_REBOOT_CMD_RESTART, 0);
 			_exit(report(s, &r));

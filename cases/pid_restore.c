@@ -18,9 +18,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "nsapi.h"
-#include "netns.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 #define LAST_PID "/proc/sys/kernel/ns_last_pid"
@@ -483,10 +481,6 @@ TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 
 /* --- CAP_CHECKPOINT_RESTORE and the search from ns_last_pid ---------------- */
 
-#ifndef CAP_CHECKPOINT_RESTORE
-#define CAP_CHECKPOINT_RESTORE 40
-#endif
-
 /* 1 when the kernel lacks CAP_CHECKPOINT_RESTORE (cap_last_cap below 40). */
 static int no_cap_checkpoint_restore(void)
 {
@@ -499,7 +493,7 @@ static int no_cap_checkpoint_restore(void)
 /* In a PID namespace our user namespace owns: keep CAP_CHECKPOINT_RESTORE, drop CAP_SYS_ADMIN. */
 static int only_checkpoint_restore(void)
 {
-	if (cap_drop_effective(CAP_SYS_ADMIN))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_SYS_ADMIN: %m");
 	if (!ns_cap_effective(CAP_CHECKPOINT_RESTORE))
 		return child_fail("CAP_CHECKPOINT_RESTORE is not effective");
@@ -531,7 +525,7 @@ static int cr_last_pid(void)
 	c = fork_and_reap();
 	if (c != 500)
 		return child_fail("fork after writing 499 gave %d", c);
-	if (cap_drop_effective(CAP_CHECKPOINT_RESTORE))
+	if (ns_cap_set(CAP_CHECKPOINT_RESTORE, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_CHECKPOINT_RESTORE: %m");
 	err = write_last_pid("599");
 	if (err != -EPERM)
@@ -553,7 +547,7 @@ static int cr_set_tid(void)
 		return child_fail("set_tid {77} with CAP_CHECKPOINT_RESTORE only gave %d: %m", pid);
 	if (ns_wait(pid, NS_WAIT_MS))
 		return child_fail("the child is not PID 77 inside");
-	if (cap_drop_effective(CAP_CHECKPOINT_RESTORE))
+	if (ns_cap_set(CAP_CHECKPOINT_RESTORE, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_CHECKPOINT_RESTORE: %m");
 	pid = clone3_tids(0, &other, 1);
 	if (pid == 0)

@@ -24,9 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsapi.h"
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};

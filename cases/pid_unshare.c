@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pidns) {};
@@ -189,7 +189,7 @@ static int pfc_before_first_child(void)
  * symbolic link will return an empty buffer)".  5.10-7.0 refuse it with
  * ENOENT instead of an empty buffer, the same on every release: asserted
  * (README).  From 7.1 the link resolves before the first child: a
- * deviation, in fixtures/expectations.
+ * deviation, in fixtures/data/expectations.
  */
 TEST_F(pidns, pid_for_children_before_first_child_enoent)
 {

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsapi.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
 /* Offsets used throughout: 10 and 20 days. */
@@ -404,7 +404,7 @@ static int shares_time_ns_then_reap(struct ns_sync *s, pid_t pid)
  * SIGCHLD the child is made with termination signal 0x91 in the parent's
  * time namespace (5.10-7.0).  7.1 refuses the call with EINVAL, which
  * clone(2) does not document for clone(): a deviation, in
- * fixtures/expectations.
+ * fixtures/data/expectations.
  */
 TEST_F(clone_time, legacy_clone_newtime_bit_is_exit_signal)
 {

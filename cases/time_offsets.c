@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
 #include "kselftest_harness.h"
 
 #define NSEC 1000000000LL
@@ -214,12 +213,10 @@ TEST(offsets_file_format_read_inside_and_outside)
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	q.self = &r->self;
-	ASSERT_EQ(0, ns_sync_init(&fsync_));
-	creator = ns_clone(0);
+	creator = ns_clone_synced(ns_clone, 0, &fsync_);
 	ASSERT_GE(creator, 0);
 	if (creator == 0)
 		_exit(offset_creator(&q));
-	ns_sync_parent_side(&fsync_);
 	ASSERT_EQ(0, ns_sync_wait(&fsync_, false, NULL, 0, NS_WAIT_MS));
 	/* The creator's only child is the member: find it through /proc/CREATOR/task/. */
 	{
@@ -552,7 +549,7 @@ static int perm_creator(void *arg)
 
 	if (new_time_ns())
 		return 1;
-	if (cap_drop_effective(CAP_SYS_TIME) || ns_cap_effective(CAP_SYS_TIME))
+	if (ns_cap_set(CAP_SYS_TIME, CAP_EFFECTIVE, false))
 		return child_fail("cannot drop CAP_SYS_TIME: %m");
 	r->without_cap = write_offsets("monotonic 5 0\n");
 	return 0;
@@ -662,15 +659,14 @@ static int entry_by_setns(void *arg)
 	int rc = 0;
 	pid_t j;
 
-	if (ns_unshare_admin(0) || ns_sync_init(&s))
-		return child_fail("user namespace, pipes: %m");
+	if (ns_unshare_admin(0))
+		return child_fail("user namespace: %m");
 	/* J exists before the time namespace, so it is not born in it. */
-	j = ns_clone(0);
+	j = ns_clone_synced(ns_clone, 0, &s);
 	if (j < 0)
 		return child_fail("fork: %m");
 	if (j == 0)
 		_exit(setns_joiner(&s));
-	ns_sync_parent_side(&s);
 	if (unshare(CLONE_NEWTIME)) {
 		rc = child_fail("unshare(CLONE_NEWTIME): %m");
 		goto out;

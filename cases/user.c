@@ -8,7 +8,7 @@
  * and credentials over sockets in user_creds.c.
  *
  * Every claim about an unprivileged process is checked in a child that
- * gave up every privilege first (userns_run_unpriv()), so the root pass
+ * gave up every privilege first (ns_run_unpriv()), so the root pass
  * checks the same thing as the user pass.
  */
 #define _GNU_SOURCE
@@ -24,53 +24,8 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
-
-#define EXEC_ENV "NSCONFORM_USER_EXEC_UID"
-
-/*
- * Capabilities of the re-executed program: 0 all, 10 none, 11 some.  It runs
- * from a constructor, before libcap's own one has set cap_max_bits(), so the
- * kernel's capabilities are counted with cap_get_bound() (-1 past the last).
- */
-static int exec_caps_state(void)
-{
-	cap_t caps = cap_get_proc();
-	int set = 0, known = 0;
-
-	if (!caps)
-		return 13;
-	/* Bounded: under a lying prctl() every cap_get_bound() "succeeds". */
-	for (cap_value_t c = 0; c < 64 && cap_get_bound(c) >= 0; c++) {
-		cap_flag_value_t e = CAP_CLEAR, p = CAP_CLEAR;
-
-		known++;
-		cap_get_flag(caps, c, CAP_EFFECTIVE, &e);
-		cap_get_flag(caps, c, CAP_PERMITTED, &p);
-		set += (e == CAP_SET) + (p == CAP_SET);
-	}
-	cap_free(caps);
-	if (known == 0)
-		return 13;
-	return set == 2 * known ? 0 : set == 0 ? 10 : 11;
-}
-
-/*
- * Re-executed by the execve tests as /proc/self/exe with EXEC_ENV set to
- * the uid it must run as: exits with exec_caps_state(), or 12 when its uid
- * is not the expected one.
- */
-__attribute__((constructor)) static void exec_report(void)
-{
-	const char *want = getenv(EXEC_ENV);
-
-	if (!want)
-		return;
-	if (getuid() != (uid_t)strtoul(want, NULL, 10))
-		_exit(12);
-	_exit(exec_caps_state());
-}
 
 static void map_line(char *buf, size_t len, unsigned int inside, unsigned int outside)
 {
@@ -133,7 +88,7 @@ TEST(unprivileged_process_creates_userns)
 	if (geteuid() != 0)
 		ASSERT_TRUE(ns_caps_none_effective());
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(create_userns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(create_userns, NULL));
 }
 
 /*
@@ -179,7 +134,7 @@ static int ids_before_map(void *arg)
 TEST(ids_read_as_overflow_before_map)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_before_map, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_before_map, NULL));
 }
 
 static int ids_after_map(void *arg)
@@ -199,7 +154,7 @@ static int ids_after_map(void *arg)
 TEST(mapped_root_inside_original_uid_outside)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_after_map, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_after_map, NULL));
 }
 
 /* --- capabilities -------------------------------------------------------- */
@@ -231,25 +186,25 @@ static int full_caps_inside(void *arg)
 TEST(first_process_has_full_caps_in_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(full_caps_inside, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(full_caps_inside, NULL));
+}
+
+/* In a new user namespace of its own (a child of ours): sethostname() is refused. */
+static int sethostname_refused(void *arg)
+{
+	(void)arg;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (sethostname("intruder", 8) == 0)
+		return child_fail("sethostname in the parent's UTS ns succeeded");
+	if (errno != EPERM)
+		return child_fail("sethostname: %m, expected EPERM");
+	return 0;
 }
 
 static int try_sethostname_from_child_userns(void *arg)
 {
-	pid_t pid;
-
-	(void)arg;
-	pid = userns_clone_root();
-	if (pid < 0)
-		return child_fail("clone(CLONE_NEWUSER): %m");
-	if (pid == 0) {
-		if (sethostname("intruder", 8) == 0)
-			_exit(child_fail("sethostname in the parent's UTS ns succeeded"));
-		if (errno != EPERM)
-			_exit(child_fail("sethostname: %m, expected EPERM"));
-		_exit(0);
-	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_run(0, sethostname_refused, arg);
 }
 
 /* What a child that changes its "parent" namespace gets. */
@@ -304,22 +259,21 @@ TEST(no_caps_in_parent_ns_sethostname_eperm)
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWUTS, uts_of_parent, &p));
 }
 
+/* In a new user namespace of its own (a child of ours): mount() on @arg is refused. */
+static int mount_refused(void *arg)
+{
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (mount("none", arg, "tmpfs", 0, NULL) == 0)
+		return child_fail("mount in the parent's mount ns succeeded");
+	if (errno != EPERM)
+		return child_fail("mount: %m, expected EPERM");
+	return 0;
+}
+
 static int try_mount_from_child_userns(void *arg)
 {
-	const char *dir = arg;
-	pid_t pid;
-
-	pid = userns_clone_root();
-	if (pid < 0)
-		return child_fail("clone(CLONE_NEWUSER): %m");
-	if (pid == 0) {
-		if (mount("none", dir, "tmpfs", 0, NULL) == 0)
-			_exit(child_fail("mount in the parent's mount ns succeeded"));
-		if (errno != EPERM)
-			_exit(child_fail("mount: %m, expected EPERM"));
-		_exit(0);
-	}
-	return ns_wait(pid, NS_WAIT_MS);
+	return ns_run(0, mount_refused, arg);
 }
 
 static int mnt_of_parent(void *arg)
@@ -359,13 +313,14 @@ TEST(no_caps_in_parent_ns_mount_eperm)
 struct exec_case {
 	const char *uid_map;	/* NULL: leave unmapped */
 	uid_t expect_uid;	/* uid the exec'd program must see */
-	int expect_rc;		/* 0 all capabilities, 10 none */
+	bool expect_all;	/* every capability (else none) after execve() */
 };
 
 static int exec_in_userns(void *arg)
 {
 	struct exec_case *c = arg;
-	char env[64], *argv[] = { "user", NULL }, *envp[] = { env, NULL };
+	unsigned long long all = (1ULL << cap_max_bits()) - 1;
+	struct userns_exec got;
 	char line[32];
 
 	if (c->uid_map) {
@@ -377,27 +332,26 @@ static int exec_in_userns(void *arg)
 		return child_fail("write uid_map '%s'", line);
 	if (!ns_caps_all_effective())
 		return child_fail("no full capability set before execve");
-	snprintf(env, sizeof(env), "%s=%u", EXEC_ENV, c->expect_uid);
-	execve("/proc/self/exe", argv, envp);
-	return child_fail("execve /proc/self/exe: %m");
+	if (userns_exec("/proc/self/exe", &got))
+		return NS_CHILD_FAIL;
+	if (got.uid != c->expect_uid)
+		return child_fail("the exec'd program runs as uid %u, expected %u", got.uid,
+				  c->expect_uid);
+	if (got.eff != (c->expect_all ? all : 0) || got.prm != got.eff)
+		return child_fail("the exec'd program has CapEff %llx CapPrm %llx, expected %s",
+				  got.eff, got.prm, c->expect_all ? "all" : "none");
+	return 0;
 }
 
 static int exec_and_check(void *arg)
 {
-	struct exec_case *c = arg;
 	pid_t pid = ns_clone(0);
-	int rc;
 
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0)
 		_exit(exec_in_userns(arg));
-	rc = ns_wait(pid, NS_WAIT_MS);
-	if (rc != c->expect_rc)
-		return child_fail("exec'd program exited %d (0 all caps, 10 none, "
-				  "11 some, 12 wrong uid, 13 libcap error), expected %d",
-				  rc, c->expect_rc);
-	return 0;
+	return ns_wait(pid, NS_WAIT_MS);
 }
 
 /*
@@ -406,10 +360,10 @@ static int exec_and_check(void *arg)
  */
 TEST(caps_kept_across_execve_as_mapped_root)
 {
-	struct exec_case c = { "0 %u 1\n", 0, 0 };
+	struct exec_case c = { "0 %u 1\n", 0, true };
 
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /*
@@ -420,10 +374,10 @@ TEST(caps_kept_across_execve_as_mapped_root)
  */
 TEST(caps_lost_across_execve_as_nonzero_uid)
 {
-	struct exec_case c = { "1000 %u 1\n", 1000, 10 };
+	struct exec_case c = { "1000 %u 1\n", 1000, false };
 
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /*
@@ -432,13 +386,13 @@ TEST(caps_lost_across_execve_as_nonzero_uid)
  */
 TEST(caps_lost_across_execve_unmapped)
 {
-	struct exec_case c = { NULL, 0, 10 };
+	struct exec_case c = { NULL, 0, false };
 	long ouid;
 
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &ouid));
 	c.expect_uid = ouid;
-	ASSERT_EQ(0, userns_run_unpriv(exec_and_check, &c));
+	ASSERT_EQ(0, ns_run_unpriv(exec_and_check, &c));
 }
 
 /* --- ownership of the other namespaces ----------------------------------- */
@@ -479,7 +433,7 @@ TEST(sethostname_in_uts_owned_by_other_userns_eperm)
 
 	NS_NEED_UNPRIV_USERNS();
 	snprintf(name, sizeof(name), "nsc-owner-%d", getpid());
-	ASSERT_EQ(0, userns_run_unpriv(hostname_owned_elsewhere, name));
+	ASSERT_EQ(0, ns_run_unpriv(hostname_owned_elsewhere, name));
 }
 
 /* 0 when NS_GET_USERNS of @pid's @type namespace is @pid's user namespace. */
@@ -547,7 +501,7 @@ TEST(ns_get_userns_returns_owner)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_of_uts, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_of_uts, NULL));
 }
 
 static int owner_uid(void *arg)
@@ -595,7 +549,7 @@ TEST(ns_get_owner_uid_returns_creator_uid)
 	}
 	close(fd);
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_uid, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_uid, NULL));
 }
 
 #define ALL_TYPES (CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
@@ -636,7 +590,7 @@ static int clone_all(void *arg)
 TEST(clone_all_types_with_newuser_unprivileged)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(clone_all, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(clone_all, NULL));
 }
 
 /*
@@ -647,7 +601,7 @@ TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
 	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(clone_all, "owner"));
+	ASSERT_EQ(0, ns_run_unpriv(clone_all, "owner"));
 }
 
 TEST_HARNESS_MAIN

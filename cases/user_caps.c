@@ -10,7 +10,7 @@
  * and other types of namespaces", capabilities(7), article part 5).
  *
  * Each test runs in a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes, and works as root of a user
+ * (ns_run_unpriv()), in both passes, and works as root of a user
  * namespace "A" that maps only that unprivileged id.  Nothing here can
  * change the host even on a kernel that wrongly allows it: every refused
  * operation would write back the value it read.  Network devices and
@@ -36,8 +36,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
-#include "idpeer.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* @rc (a system call's result) must be -1 with errno @err. */
@@ -56,8 +55,8 @@ static int setid_unmapped(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	rc |= expect_errno(setuid(1), EINVAL, "setuid(1), unmapped");
 	rc |= expect_errno(setgid(1), EINVAL, "setgid(1), unmapped");
 	rc |= expect_errno(setresuid(-1, 1, -1), EINVAL, "setresuid(-1, 1, -1), unmapped");
@@ -77,7 +76,7 @@ static int setid_unmapped(void *arg)
 TEST(setuid_to_unmapped_id_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(setid_unmapped, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(setid_unmapped, NULL));
 }
 
 static int ids_before_maps(void *arg)
@@ -134,7 +133,7 @@ static int ids_before_maps(void *arg)
 TEST(id_changes_fail_before_maps_written)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ids_before_maps, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ids_before_maps, NULL));
 }
 
 static int create_from_unmapped(void *arg)
@@ -159,8 +158,8 @@ static int create_from_unmapped(void *arg)
 static int create_mapped(void *arg)
 {
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER) with euid and egid mapped: %m");
 	return 0;
@@ -178,7 +177,7 @@ static int create_checks(void *arg)
 TEST(unmapped_euid_or_egid_creates_no_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(create_checks, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(create_checks, NULL));
 }
 
 /* --- files ----------------------------------------------------------------- */
@@ -224,9 +223,9 @@ static int dac_override(void *arg)
 	int fd, rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS))
-		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	if (!mkdtemp(dir))
 		return child_fail("mkdtemp: %m");
@@ -250,7 +249,7 @@ static int dac_override(void *arg)
 TEST(dac_override_needs_owner_and_group_mapped)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(dac_override, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(dac_override, NULL));
 }
 
 /* --- what capabilities in a user namespace do not reach --------------- */
@@ -266,8 +265,8 @@ static int no_clock(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (!ns_cap_effective(CAP_SYS_TIME))
 		return child_fail("no CAP_SYS_TIME in A to begin with");
 	rc |= expect_errno(adjtimex(&tx), EPERM, "adjtimex(ADJ_TICK) in A");
@@ -285,7 +284,7 @@ static int no_clock(void *arg)
 TEST(settime_eperm_with_cap_sys_time_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_clock, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_clock, NULL));
 }
 
 static int no_mknod(void *arg)
@@ -293,9 +292,9 @@ static int no_mknod(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS))
-		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	rc |= expect_errno(mknod("/tmp/null", S_IFCHR | 0600, makedev(1, 3)), EPERM,
 			   "mknod char device 1:3 in A");
@@ -314,21 +313,18 @@ static int no_mknod(void *arg)
 TEST(mknod_device_eperm_with_cap_mknod_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_mknod, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_mknod, NULL));
 }
-
-/* Exit code of no_modules() on a kernel built without module support. */
-#define NO_MODULES 42
 
 static int no_modules(void *arg)
 {
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (syscall(SYS_delete_module, "nsconform_no_such_module", 0) == -1 && errno == ENOSYS)
-		return NO_MODULES;
+		return NS_CHILD_SKIP;
 	/* The capability check comes first: EPERM, not EBADF or ENOENT. */
 	rc |= expect_errno(syscall(SYS_finit_module, -1, "", 0), EPERM, "finit_module(-1)");
 	rc |= expect_errno(syscall(SYS_init_module, NULL, 0, ""), EPERM, "init_module(NULL)");
@@ -346,8 +342,8 @@ TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	rc = userns_run_unpriv(no_modules, NULL);
-	if (rc == NO_MODULES)
+	rc = ns_run_unpriv(no_modules, NULL);
+	if (rc == NS_CHILD_SKIP)
 		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
 		     "ENOSYS)");
 	ASSERT_EQ(0, rc);
@@ -384,8 +380,8 @@ static int no_sysctls(void *arg)
 	int rc = 0, err;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	for (size_t i = 0; i < sizeof(global) / sizeof(global[0]); i++) {
 		err = open_w(global[i]);
 		if (err != EACCES)
@@ -405,7 +401,7 @@ static int no_sysctls(void *arg)
 TEST(initial_sysctls_not_writable_from_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(no_sysctls, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(no_sysctls, NULL));
 }
 
 /* --- mounts ------------------------------------------------------------------- */
@@ -438,7 +434,7 @@ static int mount_fss(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++) {
 		const struct userns_fs *f = &userns_fss[i];
@@ -482,7 +478,7 @@ TEST(userns_root_mounts_devpts_and_ramfs_not_bpf)
 			SKIP(return, "%s filesystem not supported by this kernel (added in %s)",
 			     userns_fss[i].type, userns_fss[i].added);
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(mount_fss, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(mount_fss, NULL));
 }
 
 /* --- securebits -------------------------------------------------------------- */
@@ -504,8 +500,8 @@ static int bits_reset(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (prctl(PR_SET_SECUREBITS, SOME_BITS))
 		return child_fail("PR_SET_SECUREBITS in A: %m");
 	/* fork/clone without CLONE_NEWUSER: inherited. */
@@ -528,19 +524,19 @@ static int bits_reset(void *arg)
 TEST(securebits_reset_by_new_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(bits_reset, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(bits_reset, NULL));
 }
 
 static int bits_setns(void *arg)
 {
 	int a_fd, b_fd, rc = 0;
 	long none = 0;
-	struct idpeer b;
+	struct userns_peer b;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
-	if (idpeer_start(&b, 0))
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	a_fd = ns_open(0, "user");
 	b_fd = ns_open(b.pid, "user");
@@ -560,7 +556,7 @@ static int bits_setns(void *arg)
 		close(a_fd);
 	if (b_fd >= 0)
 		close(b_fd);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -572,7 +568,7 @@ static int bits_setns(void *arg)
 TEST(securebits_reset_by_setns_into_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(bits_setns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(bits_setns, NULL));
 }
 
 /* CapBnd, CapAmb and CapInh of /proc/self/status. */
@@ -598,17 +594,17 @@ static int sets_reset(void *arg)
 	unsigned long long bnd, amb, inh, full;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (cap_sets(&full, &amb, &inh))
 		return child_fail("read CapBnd");
 	/* In A: NET_RAW inheritable and ambient, SYS_BOOT out of the bounding set. */
-	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	if (ns_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
 	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) ||
 	    prctl(PR_CAPBSET_DROP, CAP_SYS_BOOT, 0, 0, 0))
 		return child_fail("set up the capability sets in A: %m");
-	if (cap_sets(&bnd, &amb, &inh) || bnd & IDPEER_CAP(CAP_SYS_BOOT) ||
-	    amb != IDPEER_CAP(CAP_NET_RAW) || inh != IDPEER_CAP(CAP_NET_RAW))
+	if (cap_sets(&bnd, &amb, &inh) || bnd & USERNS_CAP_BIT(CAP_SYS_BOOT) ||
+	    amb != USERNS_CAP_BIT(CAP_NET_RAW) || inh != USERNS_CAP_BIT(CAP_NET_RAW))
 		return child_fail("A's sets not as set up");
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
@@ -627,25 +623,25 @@ static int sets_reset(void *arg)
 TEST(new_userns_resets_bounding_inheritable_ambient)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(sets_reset, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(sets_reset, NULL));
 }
 
 static int noroot_exec(void *arg)
 {
 	unsigned long long bnd, amb, inh;
-	struct idpeer_exec with, without;
+	struct userns_exec with, without;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	/* Root's execve() gets exactly the bounding set (capabilities(7)). */
 	if (cap_sets(&bnd, &amb, &inh))
 		return child_fail("read CapBnd");
-	if (idpeer_exec("/proc/self/exe", &without))
+	if (userns_exec("/proc/self/exe", &without))
 		return 1;
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
 		return child_fail("PR_SET_SECUREBITS(SECBIT_NOROOT) in A: %m");
-	if (idpeer_exec("/proc/self/exe", &with))
+	if (userns_exec("/proc/self/exe", &with))
 		return 1;
 	if (without.uid != 0 || without.prm != bnd || without.eff != bnd)
 		return child_fail("root in A without NOROOT: uid %u, CapPrm %llx CapEff %llx, "
@@ -663,12 +659,12 @@ static int noroot_exec(void *arg)
 TEST(securebits_noroot_applies_to_execve_in_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(noroot_exec, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(noroot_exec, NULL));
 }
 
 static int ambient_exec(void *arg)
 {
-	struct idpeer_exec plain, ambient;
+	struct userns_exec plain, ambient;
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	int err;
@@ -684,21 +680,21 @@ static int ambient_exec(void *arg)
 	}
 	if (getuid() != 5 || !ns_caps_all_effective())
 		return child_fail("not uid 5 with every capability after the maps");
-	if (idpeer_exec("/proc/self/exe", &plain))
+	if (userns_exec("/proc/self/exe", &plain))
 		return 1;
-	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
+	if (ns_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true) ||
 	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
 		return child_fail("raise CAP_NET_RAW in the ambient set: %m");
-	if (idpeer_exec("/proc/self/exe", &ambient))
+	if (userns_exec("/proc/self/exe", &ambient))
 		return 1;
 	if (plain.uid != 5 || plain.prm != 0 || plain.eff != 0)
 		return child_fail("uid 5, no ambient set: uid %u, CapPrm %llx CapEff %llx after "
 				  "execve, expected none", plain.uid, plain.prm, plain.eff);
-	if (ambient.uid != 5 || ambient.prm != IDPEER_CAP(CAP_NET_RAW) ||
-	    ambient.eff != IDPEER_CAP(CAP_NET_RAW))
+	if (ambient.uid != 5 || ambient.prm != USERNS_CAP_BIT(CAP_NET_RAW) ||
+	    ambient.eff != USERNS_CAP_BIT(CAP_NET_RAW))
 		return child_fail("uid 5, CAP_NET_RAW ambient: uid %u, CapPrm %llx CapEff %llx "
 				  "after execve, expected %llx", ambient.uid, ambient.prm,
-				  ambient.eff, IDPEER_CAP(CAP_NET_RAW));
+				  ambient.eff, USERNS_CAP_BIT(CAP_NET_RAW));
 	return 0;
 }
 
@@ -713,7 +709,7 @@ static int ambient_exec(void *arg)
 TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(ambient_exec, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(ambient_exec, NULL));
 }
 
 TEST_HARNESS_MAIN

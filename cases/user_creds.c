@@ -7,7 +7,7 @@
  * (user_namespaces(7) "Interaction of user namespaces and other aspects",
  * unix(7)).
  *
- * Each test runs as an unprivileged process (userns_run_unpriv()) in both
+ * Each test runs as an unprivileged process (ns_run_unpriv()) in both
  * passes; its child in a new user namespace is mapped "0 <euid> 1".
  */
 #define _GNU_SOURCE
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* --- files --------------------------------------------------------------- */
@@ -70,7 +70,7 @@ static int unmapped_owner(void *arg)
 TEST(file_owned_by_unmapped_uid_shows_overflow)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unmapped_owner, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unmapped_owner, NULL));
 }
 
 static int create_as_root(struct ns_sync *s)
@@ -104,12 +104,9 @@ static int created_file_owner(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid == 0)
 		_exit(create_as_root(&s));
-	ns_sync_parent_side(&s);
 	if (pid < 0 || ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
 		rc = child_fail("creating child did not report");
 	} else {
@@ -135,7 +132,7 @@ static int created_file_owner(void *arg)
 TEST(file_created_as_root_inside_owned_by_outer_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(created_file_owner, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(created_file_owner, NULL));
 }
 
 /* --- credentials over unix sockets --------------------------------------- */
@@ -246,7 +243,7 @@ static int scm_both_ways(void *arg)
 TEST(scm_credentials_translated_to_receiver)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(scm_both_ways, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(scm_both_ways, NULL));
 }
 
 static socklen_t abstract_addr(struct sockaddr_un *a, pid_t owner)
@@ -322,7 +319,7 @@ static int peercred_both_ways(void *arg)
 TEST(so_peercred_translated_to_receiver)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(peercred_both_ways, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(peercred_both_ways, NULL));
 }
 
 /* --- /proc/PID/status ---------------------------------------------------- */
@@ -421,7 +418,7 @@ TEST(proc_status_ids_shown_in_readers_userns)
 	struct status_ids a = { .test_pid = getpid() };
 
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(status_views, &a));
+	ASSERT_EQ(0, ns_run_unpriv(status_views, &a));
 }
 
 /* --- signals -------------------------------------------------------------- */
@@ -535,7 +532,7 @@ static int sig_views(void *arg)
 TEST(siginfo_uid_translated_to_receivers_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(sig_views, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(sig_views, NULL));
 }
 
 TEST_HARNESS_MAIN

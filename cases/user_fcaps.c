@@ -8,7 +8,7 @@
  * capabilities"), 4.14).
  *
  * The programs are copies of this case binary on a tmpfs mounted in a
- * private mount namespace; fixtures/idpeer.c makes each copy report the
+ * private mount namespace; fixtures/user.c (userns_exec()) makes each copy report the
  * capabilities and ids it got from execve() before main().  Tests that
  * need several ids (more than one unprivileged id can map) need real root.
  */
@@ -29,13 +29,12 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
-#include "idpeer.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 #define PROG "/tmp/nsconform-prog"
 #define PLAIN "/tmp/nsconform-plain"
-#define NET_RAW IDPEER_CAP(CAP_NET_RAW)
+#define NET_RAW USERNS_CAP_BIT(CAP_NET_RAW)
 
 /* A v2 security.capability value: CAP_NET_RAW permitted and effective. */
 static const struct vfs_cap_data cap_v2 = {
@@ -46,7 +45,7 @@ static const struct vfs_cap_data cap_v2 = {
 /* PROG with the v2 capability written, PLAIN without. */
 static int make_progs(void)
 {
-	int err = idpeer_copy_self(PROG, 0755) ?: idpeer_copy_self(PLAIN, 0755);
+	int err = userns_copy_self(PROG, 0755) ?: userns_copy_self(PLAIN, 0755);
 
 	if (err) {
 		errno = -err;
@@ -60,9 +59,9 @@ static int make_progs(void)
 /* Exec @path; its CapPrm and CapEff must both be @caps, its euid @euid. */
 static int exec_gets(const char *path, unsigned long long caps, uid_t euid)
 {
-	struct idpeer_exec r;
+	struct userns_exec r;
 
-	if (idpeer_exec(path, &r))
+	if (userns_exec(path, &r))
 		return 1;
 	if (r.prm != caps || r.eff != caps || r.euid != euid)
 		return child_fail("%s got CapPrm %llx CapEff %llx euid %u, expected %llx, %u",
@@ -85,7 +84,7 @@ static int write_inside(struct ns_sync *s)
 	ssize_t n;
 
 	ns_sync_child_side(s);
-	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS) || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS) || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Inside, the value reads back as the v2 that was written. */
 	n = read_fcaps(PROG, &v);
@@ -107,14 +106,11 @@ static int v3_outside(void *arg)
 	pid_t pid;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0)
 		_exit(write_inside(&s));
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
 		rc = child_fail("A did not write the capability");
 	} else {
@@ -145,7 +141,7 @@ static int v3_outside(void *arg)
 TEST(fcaps_written_in_userns_stored_as_v3_with_rootid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(v3_outside, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(v3_outside, NULL));
 }
 
 /* --- honoured there and below ----------------------------------------------- */
@@ -170,18 +166,14 @@ static int run_in_b(int (*fn)(void *), void *arg)
 	int rc = 0, err;
 	pid_t b;
 
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	b = ns_clone(CLONE_NEWUSER);
+	b = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (b < 0)
 		return child_fail("clone B: %m");
 	if (b == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
 		_exit(fn(arg));
 	}
-	ns_sync_parent_side(&s);
 	err = ns_write_proc(b, "uid_map", "5 0 1\n") ?: ns_write_proc(b, "gid_map", "5 0 1\n");
 	if (err) {
 		errno = -err;
@@ -199,7 +191,7 @@ static int honoured(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS) || make_progs())
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS) || make_progs())
 		return child_fail("set up A with a capability file: %m");
 	/* Root of A would get every capability from execve(): switch that off. */
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT))
@@ -216,7 +208,7 @@ static int honoured(void *arg)
 TEST(fcaps_v3_honoured_in_own_and_descendant_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(honoured, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(honoured, NULL));
 }
 
 /* --- an inheritable mask ---------------------------------------------------- */
@@ -238,7 +230,7 @@ static int inh_in_b(void *arg)
 	if (getuid() != 5)
 		return child_fail("uid %u in B, expected 5", getuid());
 	rc |= exec_gets(PROG_INH, 0, 5);
-	if (idpeer_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true))
+	if (ns_cap_set(CAP_NET_RAW, CAP_INHERITABLE, true))
 		return child_fail("raise CAP_NET_RAW in the inheritable set: %m");
 	rc |= exec_gets(PROG_INH, NET_RAW, 5);
 	/* The same inheritable set, a program without a mask: nothing. */
@@ -251,9 +243,9 @@ static int inheritable_mask(void *arg)
 	int err;
 
 	(void)arg;
-	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS) || ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return child_fail("set up A: %m");
-	err = idpeer_copy_self(PROG_INH, 0755) ?: idpeer_copy_self(PLAIN, 0755);
+	err = userns_copy_self(PROG_INH, 0755) ?: userns_copy_self(PLAIN, 0755);
 	if (err) {
 		errno = -err;
 		return child_fail("copy the case binary to /tmp: %m");
@@ -274,7 +266,7 @@ static int inheritable_mask(void *arg)
 TEST(fcaps_inheritable_mask_keeps_caps_of_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(inheritable_mask, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(inheritable_mask, NULL));
 }
 
 /* --- ignored elsewhere (real root) ------------------------------------------ */
@@ -289,13 +281,10 @@ static int run_mapped(const char *map, int (*fn)(void *), void *arg)
 	pid_t pid;
 	int err;
 
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid < 0)
 		return child_fail("clone: %m");
 	if (pid == 0) {
-		ns_sync_child_side(&s);
 		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 			_exit(child_fail("no maps"));
 		/* Take the mapped root's ids (the clone kept the caller's). */
@@ -303,7 +292,6 @@ static int run_mapped(const char *map, int (*fn)(void *), void *arg)
 			_exit(child_fail("become the namespace's root: %m"));
 		_exit(fn(arg));
 	}
-	ns_sync_parent_side(&s);
 	err = ns_write_proc(pid, "uid_map", map) ?: ns_write_proc(pid, "gid_map", map);
 	if (err) {
 		errno = -err;
@@ -340,9 +328,9 @@ static int ignored_elsewhere(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
-	if (idpeer_copy_self(PROG, 0755) || chown(PROG, 100000, 100000))
+	if (userns_copy_self(PROG, 0755) || chown(PROG, 100000, 100000))
 		return child_fail("prepare %s: %m", PROG);
 	if (run_mapped("0 100000 1\n", write_v2_as_a, NULL))
 		return child_fail("A could not write the capability");
@@ -365,7 +353,7 @@ static int ignored_elsewhere(void *arg)
  */
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, ignored_elsewhere, NULL));
 }
@@ -374,18 +362,18 @@ TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 
 static int suid_inside(void *arg)
 {
-	struct idpeer_exec r;
+	struct userns_exec r;
 	int rc = 0;
 
 	(void)arg;
 	if (setresgid(5, 5, 5) || setresuid(5, 5, 5))
 		return child_fail("become 5:5 in the namespace: %m");
-	if (idpeer_exec("/tmp/suid-mapped", &r))
+	if (userns_exec("/tmp/suid-mapped", &r))
 		return 1;
 	if (r.uid != 5 || r.euid != 7 || r.gid != 5 || r.egid != 8)
 		rc = child_fail("set-ID program owned by 7:8 (mapped) ran as %u/%u:%u/%u, "
 				"expected 5/7:5/8", r.uid, r.euid, r.gid, r.egid);
-	if (idpeer_exec("/tmp/suid-unmapped", &r))
+	if (userns_exec("/tmp/suid-unmapped", &r))
 		return 1;
 	if (r.uid != 5 || r.euid != 5 || r.gid != 5 || r.egid != 5)
 		rc = child_fail("set-ID program owned by an unmapped id ran as %u/%u:%u/%u, "
@@ -396,12 +384,12 @@ static int suid_inside(void *arg)
 static int suid_programs(void *arg)
 {
 	(void)arg;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
-	if (idpeer_copy_self("/tmp/suid-mapped", 0755) ||
+	if (userns_copy_self("/tmp/suid-mapped", 0755) ||
 	    chown("/tmp/suid-mapped", 100007, 100008) ||
 	    chmod("/tmp/suid-mapped", 06755) ||
-	    idpeer_copy_self("/tmp/suid-unmapped", 0755) ||
+	    userns_copy_self("/tmp/suid-unmapped", 0755) ||
 	    chown("/tmp/suid-unmapped", 4242, 4242) ||
 	    chmod("/tmp/suid-unmapped", 06755))
 		return child_fail("prepare the set-ID programs: %m");
@@ -414,7 +402,7 @@ static int suid_programs(void *arg)
  */
 TEST(setid_program_inside_honours_mapped_owner_only)
 {
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, suid_programs, NULL));
 }

@@ -6,7 +6,7 @@
  * the article's part 5 (userns_child_exec.c).
  *
  * The unprivileged writer is a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes.
+ * (ns_run_unpriv()), in both passes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* The map line limit since 4.15 (5 before); 5.10 is the oldest kernel run. */
@@ -125,7 +125,7 @@ static int uid_map_once(void *arg)
 TEST(uid_map_written_only_once)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(uid_map_once, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(uid_map_once, NULL));
 }
 
 static int gid_map_once(void *arg)
@@ -155,7 +155,7 @@ static int gid_map_once(void *arg)
 TEST(gid_map_written_only_once)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_once, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_once, NULL));
 }
 
 /* --- what an unprivileged writer may map --------------------------------- */
@@ -184,7 +184,7 @@ static int map_other_id(void *arg)
 TEST(unprivileged_map_of_other_id_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_other_id, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_other_id, NULL));
 }
 
 static int map_range(void *arg)
@@ -211,7 +211,7 @@ static int map_range(void *arg)
 TEST(unprivileged_map_of_range_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_range, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_range, NULL));
 }
 
 /* --- setgroups ----------------------------------------------------------- */
@@ -255,7 +255,7 @@ TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, NULL));
 }
 
 /*
@@ -266,7 +266,7 @@ TEST(setgroups_fails_after_deny)
 {
 	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(gid_map_setgroups, "after deny"));
+	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, "after deny"));
 }
 
 /* --- malformed and overlapping maps -------------------------------------- */
@@ -300,7 +300,7 @@ static int map_malformed(void *arg)
 TEST(map_malformed_lines_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_malformed, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_malformed, NULL));
 }
 
 static int map_overlap(void *arg)
@@ -329,7 +329,7 @@ static int map_overlap(void *arg)
 TEST(map_overlapping_ranges_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_overlap, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_overlap, NULL));
 }
 
 /* @len bytes: "0 @uid 1", blanks, a newline: one valid line whatever its length. */
@@ -396,7 +396,7 @@ static int map_bounds(void *arg)
 TEST(map_write_of_a_page_or_past_offset_0_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_bounds, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_bounds, NULL));
 }
 
 /* @n lines "i 1000+i 1": distinct, non-overlapping, under a page. */
@@ -484,12 +484,10 @@ TEST(privileged_writer_maps_ranges)
 	NS_NEED_REAL_ROOT(ns_cap_effective(CAP_SETUID) && ns_cap_effective(CAP_SETGID) &&
 			  ns_cap_effective(CAP_SYS_ADMIN));
 	NS_NEED_USERNS();
-	ASSERT_EQ(0, ns_sync_init(&s));
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(ranged_child(&s));
-	ns_sync_parent_side(&s);
 	EXPECT_EQ(0, ns_write_proc(pid, "uid_map", "0 100000 65536\n"));
 	EXPECT_EQ(0, ns_write_proc(pid, "gid_map", "0 100000 65536\n"));
 	EXPECT_EQ(0, ns_sync_tell(&s, false, NULL, 0));
@@ -577,7 +575,7 @@ static int map_views(void *arg)
 TEST(uid_map_read_relative_to_reader)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(map_views, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(map_views, NULL));
 }
 
 TEST_HARNESS_MAIN

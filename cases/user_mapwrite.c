@@ -7,9 +7,9 @@
  * change process UIDs or GIDs", the article's part 5 and part 6).
  *
  * The namespace whose map is written is held by a child that answers
- * questions about its ids (fixtures/idpeer.h).  Unless a test says it
+ * questions about its ids (fixtures/user.h, userns_peer).  Unless a test says it
  * needs real root, everything runs in a child that gave up every
- * privilege (userns_run_unpriv()), in both passes; a first user namespace
+ * privilege (ns_run_unpriv()), in both passes; a first user namespace
  * "A" maps its root to that unprivileged id, and holds the child "B"
  * whose maps are written.
  */
@@ -23,8 +23,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
-#include "idpeer.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* Write @text to /proc/@pid/@file and expect -@err (0: success). */
@@ -67,27 +66,27 @@ static int expect_read(pid_t pid, const char *file, const char *want)
 
 static int parent_writes(void *arg)
 {
-	struct idpeer_ids ids;
-	struct idpeer b;
+	struct userns_report ids;
+	struct userns_peer b;
 	char line[32];
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
 	rc |= expect_write(b.pid, "uid_map", line, 0);
 	rc |= expect_write(b.pid, "setgroups", "deny", 0);
 	snprintf(line, sizeof(line), "0 %u 1\n", getegid());
 	rc |= expect_write(b.pid, "gid_map", line, 0);
-	if (idpeer_ids(&b, &ids))
+	if (userns_peer_ids(&b, &ids))
 		rc = child_fail("B does not answer");
 	else if (ids.uid != 0 || ids.euid != 0 || ids.gid != 0 || ids.egid != 0)
 		rc = child_fail("B is %u/%u:%u/%u after its maps, expected 0", ids.uid,
 				ids.euid, ids.gid, ids.egid);
 	snprintf(line, sizeof(line), "0 %u 1", geteuid());
 	rc |= expect_read(b.pid, "uid_map", line);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -99,15 +98,15 @@ static int parent_writes(void *arg)
 TEST(map_written_from_parent_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(parent_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(parent_writes, NULL));
 }
 
 static int sibling_child(void *arg)
 {
 	pid_t target = *(pid_t *)arg;
 
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (!ns_caps_all_effective())
 		return child_fail("no full capability set in the sibling namespace");
 	return expect_write(target, "uid_map", "0 0 1\n", EPERM);
@@ -115,12 +114,12 @@ static int sibling_child(void *arg)
 
 static int sibling_writes(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	char line[32];
 	int rc;
 
 	(void)arg;
-	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A sibling of B: root there with every capability, still refused. */
 	rc = ns_run(0, sibling_child, &b.pid);
@@ -129,7 +128,7 @@ static int sibling_writes(void *arg)
 	/* The refused write left the map unwritten: the parent still can. */
 	snprintf(line, sizeof(line), "0 %u 1\n", 0);
 	rc |= expect_write(b.pid, "uid_map", line, 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -141,24 +140,24 @@ static int sibling_writes(void *arg)
 TEST(map_write_from_sibling_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(sibling_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(sibling_writes, NULL));
 }
 
 static int a_holds_b(void *arg)
 {
 	struct ns_sync *s = arg;
-	struct idpeer b;
+	struct userns_peer b;
 	int rc;
 
 	ns_sync_child_side(s);
-	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	if (ns_sync_tell(s, true, &b.pid, sizeof(b.pid)) ||
 	    ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
 		rc = child_fail("grandparent did not answer");
 	else
 		rc = expect_write(b.pid, "uid_map", "0 0 1\n", 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -171,14 +170,11 @@ static int grandparent_writes(void *arg)
 	int rc = 0;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	a = ns_clone(0);
+	a = ns_clone_synced(ns_clone, 0, &s);
 	if (a < 0)
 		return child_fail("fork: %m");
 	if (a == 0)
 		_exit(a_holds_b(&s));
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &b, sizeof(b), NS_WAIT_MS)) {
 		rc = child_fail("A did not start B");
 	} else {
@@ -200,28 +196,28 @@ static int grandparent_writes(void *arg)
 TEST(map_write_from_grandparent_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(grandparent_writes, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(grandparent_writes, NULL));
 }
 
 /* --- what may be mapped ------------------------------------------------- */
 
 static int unmapped_lower(void *arg)
 {
-	struct idpeer_ids ids;
-	struct idpeer b;
+	struct userns_report ids;
+	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0) || idpeer_start(&b, 0))
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0))
 		return child_fail("set up A and B: %m");
 	/* A maps only its 0: its 1 cannot be mapped into B, alone or with 0. */
 	rc |= expect_write(b.pid, "uid_map", "0 1 1\n", EPERM);
 	rc |= expect_write(b.pid, "uid_map", "0 0 1\n1 1 1\n", EPERM);
 	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", EPERM);
 	rc |= expect_write(b.pid, "uid_map", "0 0 1\n", 0);
-	if (idpeer_ids(&b, &ids) || ids.uid != 0)
+	if (userns_peer_ids(&b, &ids) || ids.uid != 0)
 		rc = child_fail("B is not uid 0 after '0 0 1'");
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -233,7 +229,7 @@ static int unmapped_lower(void *arg)
 TEST(map_of_id_unmapped_in_parent_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unmapped_lower, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unmapped_lower, NULL));
 }
 
 /* unshare(CLONE_NEWUSER); open the own uid_map with or without CAP_SYS_ADMIN. */
@@ -248,14 +244,14 @@ static int target_cap(void *arg)
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
 	/* CAP_SETUID in the target namespace is not what is checked. */
-	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, false) ||
-	    idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, admin_at_open))
+	if (ns_cap_set(CAP_SETUID, CAP_EFFECTIVE, false) ||
+	    ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, admin_at_open))
 		return child_fail("capset: %m");
 	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open own uid_map: %m");
 	/* Then the other way round for the write itself. */
-	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, !admin_at_open))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, !admin_at_open))
 		return child_fail("capset: %m");
 	if (admin_at_open ? write(fd, line, strlen(line)) != (ssize_t)strlen(line) :
 			    write(fd, line, strlen(line)) != -1 || errno != EPERM)
@@ -286,29 +282,29 @@ TEST(map_write_needs_opener_cap_sys_admin_in_target)
 	 * credentials (linux:6708075f104c, 3.9), on every kernel of the matrix.
 	 */
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(target_caps, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(target_caps, NULL));
 }
 
 /* --- setgroups ----------------------------------------------------------- */
 
 static int deny_inherited(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
-	/* idpeer_enter_userns(0) wrote "deny" in A before its gid_map. */
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	/* ns_unshare_userns_root(0) wrote "deny" in A before its gid_map. */
 	rc |= expect_read(getpid(), "setgroups", "deny");
 	rc |= expect_write(getpid(), "setgroups", "allow", EPERM);
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_read(b.pid, "setgroups", "deny");
 	rc |= expect_write(b.pid, "setgroups", "allow", EPERM);
 	rc |= expect_write(b.pid, "gid_map", "0 0 1\n", 0);
 	rc |= expect_read(b.pid, "setgroups", "deny");
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -320,7 +316,7 @@ static int deny_inherited(void *arg)
 TEST(setgroups_deny_inherited_and_permanent)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(deny_inherited, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(deny_inherited, NULL));
 }
 
 /* In a new user namespace: open the own setgroups for writing without, then with CAP_SYS_ADMIN. */
@@ -331,7 +327,7 @@ static int setgroups_own(void *arg)
 	(void)arg;
 	if (unshare(CLONE_NEWUSER))
 		return child_fail("unshare(CLONE_NEWUSER): %m");
-	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SYS_ADMIN: %m");
 	fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0 || errno != EACCES) {
@@ -340,7 +336,7 @@ static int setgroups_own(void *arg)
 		return child_fail("open own setgroups for writing without CAP_SYS_ADMIN: %s, "
 				  "expected EACCES", fd >= 0 ? "success" : strerror(errno));
 	}
-	if (idpeer_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SYS_ADMIN: %m");
 	return expect_write(0, "setgroups", "deny", 0) | expect_read(getpid(), "setgroups", "deny");
 }
@@ -352,8 +348,8 @@ static int setgroups_sibling(void *arg)
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", *(pid_t *)arg);
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
@@ -366,11 +362,11 @@ static int setgroups_sibling(void *arg)
 
 static int setgroups_admin(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_read(b.pid, "setgroups", "allow");
 	if (ns_run(0, setgroups_sibling, &b.pid))
@@ -378,7 +374,7 @@ static int setgroups_admin(void *arg)
 	/* B's owner in the parent has every capability in B, none of its own. */
 	rc |= expect_write(b.pid, "setgroups", "deny", 0);
 	rc |= expect_read(b.pid, "setgroups", "deny");
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc | ns_run(0, setgroups_own, NULL);
 }
@@ -394,7 +390,7 @@ static int setgroups_admin(void *arg)
 TEST(setgroups_write_needs_cap_sys_admin_in_its_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(setgroups_admin, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(setgroups_admin, NULL));
 }
 
 /* --- the unmapped value -------------------------------------------------- */
@@ -417,12 +413,12 @@ static int unmapped_reader(void *arg)
 
 static int unmapped_shown(void *arg)
 {
-	struct idpeer a;
+	struct userns_peer a;
 	char line[32];
 	int rc;
 
 	(void)arg;
-	if (idpeer_start(&a, 0))
+	if (userns_peer_start(&a, 0))
 		return child_fail("start A: %m");
 	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
 	rc = expect_write(a.pid, "uid_map", line, 0);
@@ -430,7 +426,7 @@ static int unmapped_shown(void *arg)
 	rc |= expect_read(a.pid, "uid_map", line);
 	if (ns_run(0, unmapped_reader, &a.pid))
 		rc = child_fail("reader in an unmapped sibling namespace");
-	if (idpeer_stop(&a))
+	if (userns_peer_stop(&a))
 		rc = 1;
 	return rc;
 }
@@ -442,21 +438,21 @@ static int unmapped_shown(void *arg)
 TEST(unmapped_id_reads_4294967295_in_maps)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unmapped_shown, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unmapped_shown, NULL));
 }
 
 /* --- projid_map ---------------------------------------------------------- */
 
 static int projid_rules(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
 	if (!ns_caps_none_effective())
 		return child_fail("still has capabilities");
 	rc |= expect_read(getpid(), "projid_map", "0 0 4294967295");
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_read(b.pid, "projid_map", "");
 	rc |= expect_write(b.pid, "projid_map", "0 1000 10 junk\n", EINVAL);
@@ -464,7 +460,7 @@ static int projid_rules(void *arg)
 	rc |= expect_read(b.pid, "projid_map", "0 1000 10");
 	rc |= expect_write(b.pid, "projid_map", "0 1000 10\n", EPERM);
 	/* Unlike uid_map, none of this needed an id mapping of the writer. */
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -482,26 +478,26 @@ TEST(projid_map_written_once_without_capabilities)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_rules, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_rules, NULL));
 }
 
 static int projid_parent_range(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	/* A (ours) maps project ids 0-9 to the initial namespace's 1000-1009. */
 	rc |= expect_write(0, "projid_map", "0 1000 10\n", 0);
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_write(b.pid, "projid_map", "0 5 10\n", EPERM);
 	rc |= expect_write(b.pid, "projid_map", "0 10 1\n", EPERM);
 	rc |= expect_write(b.pid, "projid_map", "0 5 5\n", 0);
 	rc |= expect_read(b.pid, "projid_map", "0 5 5");
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -515,7 +511,7 @@ TEST(projid_map_of_id_unmapped_in_parent_eperm)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_parent_range, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_parent_range, NULL));
 }
 
 /* G, left behind in the parent of A: try B's projid_map once told B's pid; answer the errno. */
@@ -541,21 +537,18 @@ static int projid_sibling(void *arg)
 
 static int projid_writers(void *arg)
 {
-	struct idpeer b = { .pid = -1 };
+	struct userns_peer b = { .pid = -1 };
 	struct ns_sync s;
 	int err, rc = 0;
 	pid_t g;
 
 	(void)arg;
-	if (ns_sync_init(&s))
-		return child_fail("pipes: %m");
-	g = ns_clone(0);
+	g = ns_clone_synced(ns_clone, 0, &s);
 	if (g < 0)
 		return child_fail("fork G: %m");
 	if (g == 0)
 		_exit(projid_grandparent(&s));
-	ns_sync_parent_side(&s);
-	if (idpeer_enter_userns(0) || idpeer_start(&b, 0)) {
+	if (ns_unshare_userns_root(0) || userns_peer_start(&b, 0)) {
 		rc = child_fail("set up A and B: %m");
 		goto out;
 	}
@@ -572,7 +565,7 @@ static int projid_writers(void *arg)
 	rc |= expect_write(b.pid, "projid_map", "0 0 1\n", 0);
 	rc |= expect_read(b.pid, "projid_map", "0 0 1");
 out:
-	if (b.pid > 0 && idpeer_stop(&b))
+	if (b.pid > 0 && userns_peer_stop(&b))
 		rc = 1;
 	if (ns_wait(g, NS_WAIT_MS))
 		rc = child_fail("G failed");
@@ -590,7 +583,7 @@ TEST(projid_map_writer_in_own_or_parent_userns_only)
 	NS_NEED_UNPRIV_USERNS();
 	if (access("/proc/self/projid_map", F_OK))
 		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
-	ASSERT_EQ(0, userns_run_unpriv(projid_writers, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(projid_writers, NULL));
 }
 
 /* --- dumpable ------------------------------------------------------------ */
@@ -611,26 +604,26 @@ static int nodump_self(void *arg)
 
 static int nodump_child(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	char line[32], path[64];
 	int rc = 0;
 
 	(void)arg;
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
-	if (idpeer_nodump(&b))
+	if (userns_peer_nodump(&b))
 		rc = child_fail("B cannot make itself non-dumpable");
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", b.pid);
 	if (open(path, O_WRONLY | O_CLOEXEC) != -1 || errno != EACCES)
 		rc = child_fail("open %s of a non-dumpable process: %m, expected EACCES", path);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	/* Control: the same write to a dumpable child works. */
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	snprintf(line, sizeof(line), "0 %u 1\n", geteuid());
 	rc |= expect_write(b.pid, "uid_map", line, 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc | ns_run(0, nodump_self, NULL);
 }
@@ -646,7 +639,7 @@ TEST(map_of_nondumpable_process_eacces)
 	 * map "0 0 1" names an id (0) that is not the writer's.
 	 */
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(nodump_child, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(nodump_child, NULL));
 }
 
 /* --- privileged writers (real root) --------------------------------------- */
@@ -654,18 +647,18 @@ TEST(map_of_nondumpable_process_eacces)
 static int opener_and_writer(void *arg)
 {
 	char path[64];
-	struct idpeer b;
+	struct userns_peer b;
 	int fd, rc = 0;
 
 	(void)arg;
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", b.pid);
 	/* Opened without CAP_SETGID, written with it. */
-	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
+	if (ns_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETGID: %m");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SETGID: %m");
 	if (fd < 0)
 		return child_fail("open %s: %m", path);
@@ -677,13 +670,13 @@ static int opener_and_writer(void *arg)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open %s: %m", path);
-	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
+	if (ns_cap_set(CAP_SETGID, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETGID: %m");
 	if (write(fd, "0 0 1\n", 6) != -1 || errno != EPERM)
 		rc = child_fail("write without CAP_SETGID on a fd opened with it: %m, "
 				"expected EPERM");
 	/* Both: works, with setgroups still "allow". */
-	if (idpeer_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SETGID, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SETGID: %m");
 	if (write(fd, "0 0 1\n", 6) != 6)
 		rc = child_fail("write with CAP_SETGID in opener and writer: %m");
@@ -693,7 +686,7 @@ static int opener_and_writer(void *arg)
 	rc |= expect_write(b.pid, "setgroups", "deny", EPERM);
 	rc |= expect_read(b.pid, "setgroups", "allow");
 	rc |= expect_write(b.pid, "setgroups", "allow", 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -709,26 +702,26 @@ TEST(gid_map_under_setgroups_allow_needs_cap_setgid)
 	 * Needs real root: every user namespace an unprivileged process can make
 	 * has setgroups "deny" (its own gid_map needs it), and children inherit it.
 	 */
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
 	ASSERT_EQ(0, ns_run(0, opener_and_writer, NULL));
 }
 
 
 static int range_without_setuid(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc;
 
 	(void)arg;
-	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, false))
+	if (ns_cap_set(CAP_SETUID, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETUID: %m");
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc = expect_write(b.pid, "uid_map", "1000 1000 2\n", EPERM);
-	if (idpeer_cap_set(CAP_SETUID, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SETUID, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SETUID: %m");
 	rc |= expect_write(b.pid, "uid_map", "1000 1000 2\n", 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -739,7 +732,7 @@ static int range_without_setuid(void *arg)
  */
 TEST(uid_map_range_needs_cap_setuid)
 {
-	NS_NEED_REAL_ROOT(!idpeer_needs_real_root());
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, range_without_setuid, NULL));
 }
@@ -761,12 +754,12 @@ static int write_setfcap(const char *path, const char *text, bool at_open, bool 
 	ssize_t n;
 	int fd;
 
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_open))
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_open))
 		return child_fail("capset: %m");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return child_fail("open %s: %m", path);
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_write)) {
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, at_write)) {
 		close(fd);
 		return child_fail("capset: %m");
 	}
@@ -788,19 +781,19 @@ static int write_setfcap(const char *path, const char *text, bool at_open, bool 
 static int parent_root_needs_setfcap(void *arg)
 {
 	char path[64];
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0, err;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETFCAP: %m");
 	/* Created without CAP_SETFCAP: not even its own uid 0 from inside. */
 	err = EPERM;
 	if (ns_run(0, own_root_map, &err))
 		rc = child_fail("own map of A's uid 0 after unshare without CAP_SETFCAP");
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	/* The writer's own id, at inside 0 and at inside 1. */
 	rc |= expect_write(b.pid, "uid_map", "0 0 1\n", EPERM);
@@ -812,10 +805,10 @@ static int parent_root_needs_setfcap(void *arg)
 	rc |= write_setfcap(path, "0 0 1\n", false, true, EPERM);
 	rc |= write_setfcap(path, "1 0 1\n", true, false, 0);
 	rc |= expect_read(b.pid, "uid_map", "1 0 1");
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	/* Created with CAP_SETFCAP: its own map of A's uid 0 works. */
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SETFCAP: %m");
 	err = 0;
 	if (ns_run(0, own_root_map, &err))
@@ -826,31 +819,31 @@ static int parent_root_needs_setfcap(void *arg)
 /* Real root: a CAP_SETUID writer's ranges, and the initial namespace's uid 0. */
 static int root_needs_setfcap(void *arg)
 {
-	struct idpeer b;
+	struct userns_peer b;
 	int rc = 0, err;
 
 	(void)arg;
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, false))
 		return child_fail("clear CAP_SETFCAP: %m");
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", EPERM);
 	rc |= expect_write(b.pid, "uid_map", "1 0 2\n", EPERM);
 	rc |= expect_write(b.pid, "uid_map", "0 1000 2\n", 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	err = EPERM;
 	if (ns_run(0, own_root_map, &err))
 		rc = child_fail("own map of uid 0 after unshare without CAP_SETFCAP");
-	if (idpeer_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
+	if (ns_cap_set(CAP_SETFCAP, CAP_EFFECTIVE, true))
 		return child_fail("raise CAP_SETFCAP: %m");
 	err = 0;
 	if (ns_run(0, own_root_map, &err))
 		rc = child_fail("own map of uid 0 after unshare with CAP_SETFCAP");
-	if (idpeer_start(&b, 0))
+	if (userns_peer_start(&b, 0))
 		return child_fail("start B: %m");
 	rc |= expect_write(b.pid, "uid_map", "0 0 2\n", 0);
-	if (idpeer_stop(&b))
+	if (userns_peer_stop(&b))
 		rc = 1;
 	return rc;
 }
@@ -871,8 +864,8 @@ static int root_needs_setfcap(void *arg)
 TEST(map_of_root_needs_cap_setfcap)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(parent_root_needs_setfcap, NULL));
-	if (!idpeer_needs_real_root())
+	ASSERT_EQ(0, ns_run_unpriv(parent_root_needs_setfcap, NULL));
+	if (!ns_real_root_missing())
 		ASSERT_EQ(0, ns_run(0, root_needs_setfcap, NULL));
 }
 

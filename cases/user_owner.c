@@ -11,7 +11,7 @@
  * are the ipc_owner case's, a foreign netns's devices net_rules'.
  *
  * Everything runs in a child that gave up every privilege first
- * (userns_run_unpriv()), in both passes.  Refused operations would write
+ * (ns_run_unpriv()), in both passes.  Refused operations would write
  * back the value they read, so no host state can change.
  */
 #define _GNU_SOURCE
@@ -29,9 +29,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "fdpass.h"
-#include "userns.h"
-#include "idpeer.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* 0 when the owner (NS_GET_USERNS) of our @type namespace is @owner. */
@@ -78,8 +76,8 @@ static int combined(void *arg)
 
 	if (time)
 		flags |= CLONE_NEWTIME;
-	if (idpeer_enter_userns(flags))
-		return 1;
+	if (ns_unshare_userns_root(flags))
+		return child_fail("new user namespace: %m");
 	if (ns_ident_of(0, "user", &user))
 		return child_fail("stat own user ns: %m");
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) - !time; i++)
@@ -101,7 +99,7 @@ TEST(combined_unshare_namespaces_owned_by_new_userns)
 	NS_NEED_UNPRIV_USERNS();
 	if (!ns_type_available("cgroup"))
 		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
-	ASSERT_EQ(0, userns_run_unpriv(combined, &time));
+	ASSERT_EQ(0, ns_run_unpriv(combined, &time));
 	if (!time)
 		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
 }
@@ -129,8 +127,8 @@ static int owner_after_setns(void *arg)
 	int rc;
 
 	(void)arg;
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	if (userns_hold(&b, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n"))
 		return child_fail("hold B");
 	rc = ns_run(0, create_after_setns, &b.pid);
@@ -146,7 +144,7 @@ static int owner_after_setns(void *arg)
 TEST(owner_is_creators_userns_after_setns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(owner_after_setns, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(owner_after_setns, NULL));
 }
 
 /* --- the owner decides ----------------------------------------------------- */
@@ -211,8 +209,8 @@ static int creator_moves_on(void *arg)
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++)
 		flags |= owned_ops[i].flag;
 	/* A, with namespaces of each type it creates and owns. */
-	if (idpeer_enter_userns(flags))
-		return 1;
+	if (ns_unshare_userns_root(flags))
+		return child_fail("new user namespace: %m");
 	if (ns_ident_of(0, "user", &a))
 		return child_fail("stat A: %m");
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++) {
@@ -223,8 +221,8 @@ static int creator_moves_on(void *arg)
 					owned_ops[i].type, strerror(err));
 	}
 	/* The creator moves on into B, a child of A: every capability there. */
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	for (size_t i = 0; i < sizeof(owned_ops) / sizeof(owned_ops[0]); i++) {
 		err = owned_op(owned_ops[i].op);
 		if (err != EPERM)
@@ -251,7 +249,7 @@ static int creator_moves_on(void *arg)
 TEST(creator_in_child_userns_loses_power_over_its_namespaces)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(creator_moves_on, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(creator_moves_on, NULL));
 }
 
 /* --- objects crossing namespaces ------------------------------------------- */
@@ -279,7 +277,7 @@ static int fd_from_child(int (*fn)(int), pid_t *pid, int *sock)
 		_exit(fn(sv[1]));
 	}
 	close(sv[1]);
-	fd = fdpass_recv(sv[0]);
+	fd = ns_recv_fd(sv[0]);
 	*sock = sv[0];
 	return fd;
 }
@@ -288,10 +286,10 @@ static int netns_socket(int sock)
 {
 	int s;
 
-	if (idpeer_enter_userns(CLONE_NEWNET))
-		return 1;
+	if (ns_unshare_userns_root(CLONE_NEWNET))
+		return child_fail("new user namespace: %m");
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || fdpass_send(sock, s))
+	if (s < 0 || ns_send_fd(sock, s))
 		return child_fail("socket in A's netns: %m");
 	/* Keep A's namespaces until the parent is done with the socket. */
 	read(sock, &s, 1);
@@ -311,8 +309,8 @@ static int sibling_uses(void *arg)
 {
 	int s = *(int *)arg, err;
 
-	if (idpeer_enter_userns(0))
-		return 1;
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
 	err = mtu_via(s);
 	return err == EPERM ? 0 : child_fail("root of a sibling userns via A's socket: %s, "
 					     "expected EPERM", err ? strerror(err) : "success");
@@ -354,16 +352,16 @@ static int socket_crossing(void *arg)
 TEST(socket_privilege_follows_netns_owner)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(socket_crossing, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(socket_crossing, NULL));
 }
 
 static int file_in_a(int sock)
 {
 	int fd;
 
-	if (idpeer_enter_userns(CLONE_NEWNS))
-		return 1;
-	if (ns_private_tmp(IDPEER_TMP_OPTS))
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("new user namespace: %m");
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
 		return 1;
 	fd = open("/tmp/secret", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0 || write(fd, "x", 1) != 1)
@@ -371,7 +369,7 @@ static int file_in_a(int sock)
 	/* Mode 000: root of A opens it through CAP_DAC_OVERRIDE. */
 	close(fd);
 	fd = open("/tmp/secret", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fdpass_send(sock, fd))
+	if (fd < 0 || ns_send_fd(sock, fd))
 		return child_fail("reopen /tmp/secret in A: %m");
 	read(sock, &fd, 1);
 	return 0;
@@ -416,7 +414,7 @@ static int file_crossing(void *arg)
 TEST(file_fd_keeps_access_across_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(file_crossing, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(file_crossing, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,7 @@
  * chrooted processes, the nesting limit and per-namespace counts
  * (user.max_user_namespaces, namespaces(7)).
  *
- * Each test runs as an unprivileged process (userns_run_unpriv()) in both
+ * Each test runs as an unprivileged process (ns_run_unpriv()) in both
  * passes; the process that joins is a further child of it.
  */
 #define _GNU_SOURCE
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
+#include "user.h"
 #include "kselftest_harness.h"
 
 /* What a joining child gets: the target namespace, open, and its identity. */
@@ -121,7 +121,7 @@ static int join_child(void *arg)
 TEST(setns_into_child_userns_of_same_euid)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_child, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_child, NULL));
 }
 
 static int caps_after_join_ns(struct target *t)
@@ -151,7 +151,7 @@ static int caps_after_join(void *arg)
 TEST(caps_full_after_setns_into_userns)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(caps_after_join, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(caps_after_join, NULL));
 }
 
 /* --- refusals ------------------------------------------------------------ */
@@ -178,7 +178,7 @@ static int join_from_sibling(void *arg)
 TEST(setns_into_sibling_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_from_sibling, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_from_sibling, NULL));
 }
 
 static int join_ancestor(void *arg)
@@ -203,7 +203,7 @@ static int join_ancestor(void *arg)
 TEST(setns_into_ancestor_userns_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_ancestor, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_ancestor, NULL));
 }
 
 static int join_own(void *arg)
@@ -237,7 +237,7 @@ static int join_own(void *arg)
 TEST(setns_into_own_userns_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_own, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_own, NULL));
 }
 
 static int join_threaded_ns(struct target *t)
@@ -266,7 +266,7 @@ static int join_threaded(void *arg)
 TEST(setns_userns_multithreaded_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_threaded, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_threaded, NULL));
 }
 
 static int unshare_threaded(void *arg)
@@ -296,7 +296,7 @@ static int unshare_threaded(void *arg)
 TEST(unshare_userns_multithreaded_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unshare_threaded, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unshare_threaded, NULL));
 }
 
 static int join_sharing_fs_ns(struct target *t)
@@ -335,7 +335,7 @@ static int join_sharing_fs(void *arg)
 TEST(setns_userns_sharing_fs_einval)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_sharing_fs, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_sharing_fs, NULL));
 }
 
 static int unshare_chrooted(void *arg)
@@ -371,7 +371,7 @@ static int unshare_chrooted(void *arg)
 TEST(unshare_userns_chrooted_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(unshare_chrooted, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(unshare_chrooted, NULL));
 }
 
 static int join_chrooted(void *arg)
@@ -413,7 +413,7 @@ static int join_chrooted(void *arg)
 TEST(setns_userns_from_chroot_allowed)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(join_chrooted, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(join_chrooted, NULL));
 }
 
 /* --- nesting and counts ------------------------------------------------- */
@@ -493,12 +493,11 @@ static int nest(void *arg)
 	(void)arg;
 	if (level < 0)
 		return child_fail("cannot walk NS_GET_PARENT up to the initial user namespace: %m");
-	if (ns_ident_of(0, "user", &top) || ns_sync_init(&s))
+	if (ns_ident_of(0, "user", &top))
 		return child_fail("setup: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid == 0)
 		_exit(nest_child(&s));
-	ns_sync_parent_side(&s);
 	if (pid < 0 || ns_sync_wait(&s, false, &n, sizeof(n), 20000))
 		return child_fail("nesting child did not report");
 	/* From outside: the deepest namespace is n levels below ours. */
@@ -532,7 +531,7 @@ static int nest(void *arg)
 TEST(userns_nesting_limit_enospc)
 {
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, userns_run_unpriv(nest, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(nest, NULL));
 }
 
 #define MAX_USERNS "/proc/sys/user/max_user_namespaces"
@@ -571,7 +570,7 @@ TEST(max_user_namespaces_lowered_in_child_enospc)
 	NS_NEED_FEATURE(access(MAX_USERNS, F_OK), "/proc/sys/user/max_*_namespaces", "4.9");
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &before));
-	ASSERT_EQ(0, userns_run_unpriv(lowered_limit, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(lowered_limit, NULL));
 	ASSERT_EQ(0, ns_read_long(MAX_USERNS, &after));
 	EXPECT_EQ(before, after);
 	EXPECT_NE(2, after);

@@ -130,12 +130,9 @@ static pid_t start_child(struct child_arg *a, int (*fn)(void *))
 {
 	pid_t pid;
 
-	if (ns_sync_init(&a->sync))
-		return -1;
-	pid = ns_clone(CLONE_NEWUTS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUTS, &a->sync);
 	if (pid == 0)
 		_exit(fn(a));
-	ns_sync_parent_side(&a->sync);
 	if (pid > 0 && ns_sync_wait(&a->sync, false, NULL, 0, NS_WAIT_MS)) {
 		ns_sync_close(&a->sync);
 		ns_wait(pid, NS_WAIT_MS);
@@ -563,12 +560,10 @@ TEST(unshare_moves_caller)
 
 	ASSERT_EQ(0, private_uts(&outer));
 	a.seen = outer;
-	ASSERT_EQ(0, ns_sync_init(&a.sync));
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &a.sync);
+	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(witness(&a));
-	ASSERT_GT(pid, 0);
-	ns_sync_parent_side(&a.sync);
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &before));
 	ASSERT_EQ(0, unshare(CLONE_NEWUTS));
 	ASSERT_EQ(0, ns_ident_of(0, "uts", &after));

@@ -73,9 +73,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
+#include "cgroup.h"
 #include "nsconform.h"
-#include "pidns.h"
+#include "pid.h"
 
 struct opts {
 	const char *pass;

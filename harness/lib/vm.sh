@@ -50,11 +50,11 @@ probe_kvm() {
 	echo "$r"
 }
 
-# config_missing CONFIG: the options of fixtures/config that CONFIG (a
+# config_missing CONFIG: the options of fixtures/data/config that CONFIG (a
 # kernel's .config) neither builds in nor as a module, one line.
 config_missing() {
 	local o missing=
-	for o in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=[ym]$/\1/p' "$top/fixtures/config"); do
+	for o in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=[ym]$/\1/p' "$top/fixtures/data/config"); do
 		grep -q "^$o=[ym]" "$1" || missing="$missing${missing:+ }$o"
 	done
 	echo "$missing"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroupns.h"
+#include "cgroup.h"
 #include "nsconform.h"
 
 int main(void)

@@ -1,4 +1,4 @@
-# NSConform::Expect - fixtures/expectations: known failures and skips, the
+# NSConform::Expect - fixtures/data/expectations: known failures and skips, the
 # kernel ranges they cover, stale entries, and the findings they make.
 package NSConform::Expect;
 use strict;

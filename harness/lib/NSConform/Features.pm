@@ -54,7 +54,7 @@ sub kernels_of {
 # for it there; 'mixed' when both (a probe that disagrees with itself);
 # '?' when none of its tests ran there.
 # [name, release] of every feature named by the SKIP form in cases/ and
-# fixtures/ (string literals, and fixtures/nsnew.c's table of the 6.8+ ones).
+# fixtures/ (string literals, and fixtures/core_features.c's table of the 6.8+ ones).
 sub suite_features {
 	my ($top) = @_;
 	my %f;
@@ -63,7 +63,7 @@ sub suite_features {
 		while (<$fh>) {
 			$f{$1} //= $2 while /"([^"%]+) not supported by this kernel
 					      \s\(added\ in\ (\d+\.\d+)\)"/gx;
-			$f{$1} //= $2 if $file =~ m{/nsnew\.c$}
+			$f{$1} //= $2 if $file =~ m{/core_features\.c$}
 					 && /\{\s*"([^"%]+)",\s*"(\d+\.\d+)",/;
 		}
 		close($fh);

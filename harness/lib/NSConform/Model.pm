@@ -251,7 +251,7 @@ sub explain {
 	return {claim => $claim, source => $source, log => $log, at => $at};
 }
 
-# A reference of fixtures/expectations as a URL a reader can open, when it
+# A reference of fixtures/data/expectations as a URL a reader can open, when it
 # names one: linux:<commit>, stable:<release>, man:<page>.<section>.
 sub reference_url {
 	my ($ref) = @_;

@@ -12,7 +12,7 @@
 # cut at fixed offsets).
 #
 # A --test PATTERN is CASE/TEST or TEST, where either part may hold the
-# wildcards * and ? of fixtures/expectations (uts/*, */needs_root_*,
+# wildcards * and ? of fixtures/data/expectations (uts/*, */needs_root_*,
 # *unbindable*).  TEST matches a test's name, or the name without its
 # leading fixture or fixture.variant parts, so prop.unbindable_bind_fails_einval
 # is also unbindable_bind_fails_einval.  A pattern without wildcards that

@@ -126,7 +126,7 @@ sub main {
 		}
 		my $top = dirname(dirname(dirname(dirname(abs_path(__FILE__)))));
 		$o{expectations} = $none ? []
-		    : load_expectations($exp // "$top/fixtures/expectations", defined $exp);
+		    : load_expectations($exp // "$top/fixtures/data/expectations", defined $exp);
 		my ($v, $raw) = pass_verdict($kdir, $pass, %o);
 		print "$v\t$raw\n";
 		return $v eq 'PASS' ? 0 : 1;

@@ -41,8 +41,8 @@ for f in "$top"/cases/*.c "$top"/fixtures/*.c "$top"/fixtures/*.h; do
 done
 is "every case and fixture is a plain copy" "$missing" 0
 like "settings gives the kselftest runner a timeout" "$xd/settings" '^timeout=[0-9]+$'
-if [ -f "$top/fixtures/config" ]; then
-	check "the config fragment is exported" cmp -s "$top/fixtures/config" "$xd/config"
+if [ -f "$top/fixtures/data/config" ]; then
+	check "the config fragment is exported" cmp -s "$top/fixtures/data/config" "$xd/config"
 else
 	check "no config fragment to export: none written" test ! -e "$xd/config"
 fi

@@ -3,9 +3,11 @@
 # the claim and its source first: a man page section like "(7)" or "(2)",
 # the article, or linux:<commit>.  Either one line, or one block whose first
 # paragraph is the claim and source.  Prints one TAP line per case file.
-# Then the harness's own scripts: none longer than 500 lines, no line wider
-# than 100 columns.  Last, the runners decide no verdict of their own
-# (NSConform/Verdict.pm does) and parse no test list (NSConform/Select.pm).
+# Then the layout of the C helpers (fixtures/, see README "Adding a case"):
+# one line per rule.  Then the harness's own scripts: none longer than 500
+# lines, no line wider than 100 columns.  Last, the runners decide no verdict
+# of their own (NSConform/Verdict.pm does) and parse no test list
+# (NSConform/Select.pm).
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -20,7 +22,8 @@ my @scripts = map { glob("$top/$_") } qw(harness/check harness/matrix harness/mu
 	harness/lib/NSConform/Render/*.pm harness/selftest/run harness/selftest/lib.sh
 	harness/selftest/t/*.t);
 my @runners = map { "$top/harness/$_" } qw(check matrix bisect);
-print "1..", scalar(@files) + scalar(@scripts) + scalar(@runners), "\n";
+my @rules = layout_rules();
+print "1..", scalar(@files) + scalar(@rules) + scalar(@scripts) + scalar(@runners), "\n";
 my $source = qr{\(\d\)|article|LTP|selftest|linux:[0-9a-f]{12}}i;
 
 # The comment ending on the line above @i: one line with the source, or a
@@ -57,6 +60,12 @@ for my $f (@files) {
 		   : "ok $n - $name\n";
 	print "# $_\n" for @bad;
 }
+for my $r (@rules) {
+	my ($what, @bad) = @$r;
+	$n++;
+	print @bad ? "not ok $n - $what\n" : "ok $n - $what\n";
+	print "# $_\n" for @bad;
+}
 for my $f (@scripts) {
 	open(my $fh, '<', $f) or die "$f: $!\n";
 	my @lines = <$fh>;
@@ -83,4 +92,57 @@ for my $f (@runners) {
 	print @hits ? "not ok $n - $name decides a verdict or reads a test list itself\n"
 		    : "ok $n - $name: verdicts and selection through NSConform\n";
 	print "# $_" for @hits;
+}
+
+# [rule, offending "file:line: text"...] for each layout rule of the C side.
+sub layout_rules {
+	my @c = (sort(glob("$top/cases/*.c")), sort(glob("$top/fixtures/*.[ch]")));
+	my (@fallback);
+	for my $f (@c) {
+		(my $name = $f) =~ s{^\Q$top\E/}{};
+		next if $name eq 'fixtures/uapi.h';
+		open(my $fh, '<', $f) or die "$f: $!\n";
+		my @l = <$fh>;
+		for my $i (0 .. $#l) {
+			# a fallback: "#ifndef X" followed by "#define X", other than an
+			# include guard or _GNU_SOURCE; or a syscall number of our own
+			if ($l[$i] =~ /^#\s*ifndef\s+(\w+)/ && $1 !~ /_H$|^_GNU_SOURCE$/
+			    && ($l[$i + 1] // '') =~ /^#\s*define\s+\Q$1\E\b/
+			    or $l[$i] =~ /^#\s*define\s+(__NR_|SYS_)\w+/) {
+				push @fallback, "$name:" . ($i + 1) . ": " . ($l[$i] =~ s/\s+$//r);
+			}
+		}
+	}
+	# A case includes nsconform.h and at most its area's header
+	# (cases/<area>_*.c -> fixtures/<area>.h; net's libnl part is net_route.h);
+	# the core files (fixtures/core_*.c, uapi.h, nsconform.h) include no area
+	# header.  Cases that still reach into a neighbour area, until the helpers
+	# they use move to the core:
+	my %reach = ('mnt_idmap.c user.h' => 1,		# the user namespace peer, holder
+		     'nsfs_errors.c pid.h' => 1,		# pidns_status_field, pidns_wait_any
+		     'nsfs_errors_settid.c pid.h' => 1,		# PID namespace levels
+		     'nsfs_errors_unshare.c pid.h' => 1);	# PID namespace levels
+	my (@cross, @core);
+	for my $f (@c) {
+		(my $name = $f) =~ s{^\Q$top\E/}{};
+		open(my $fh, '<', $f) or die "$f: $!\n";
+		my @l = <$fh>;
+		for my $i (0 .. $#l) {
+			next unless $l[$i] =~ /^#\s*include\s+"(\w+)\.h"/;
+			my $h = $1;
+			next if $h =~ /^(nsconform|uapi|kselftest_harness|kselftest)$/;
+			if ($name =~ m{^fixtures/(core_\w+\.c|uapi\.h|nsconform\.h)$}) {
+				push @core, "$name:" . ($i + 1) . ": includes $h.h";
+			} elsif ($name =~ m{^cases/(([a-z]+)\w*\.c)$}) {
+				my ($file, $area) = ($1, $2);
+				push @cross, "$name:" . ($i + 1) . ": includes $h.h"
+					unless $h eq $area || $h =~ /^\Q$area\E_\w+$/
+					    || $reach{"$file $h.h"};
+			}
+		}
+	}
+	return (["no fallback constant outside fixtures/uapi.h", @fallback],
+		["each case includes nsconform.h and at most its area's header", @cross],
+		["the core (fixtures/core_*.c, nsconform.h, uapi.h) includes no area header",
+		 @core]);
 }

@@ -112,7 +112,7 @@ sub href {
 	return $p;
 }
 
-# A reference of fixtures/expectations, linked when it names a commit, a
+# A reference of fixtures/data/expectations, linked when it names a commit, a
 # stable release or a man page.
 sub ref_html {
 	my ($ref) = @_;
@@ -169,7 +169,7 @@ sub triage {
 	}
 	my @stale = grep { $_->{state} eq 'stale' } @{$findings // []};
 	if (@$known || @stale) {
-		out("<h2 id=\"deviations\">Deviations (fixtures/expectations)</h2>\n"
+		out("<h2 id=\"deviations\">Deviations (fixtures/data/expectations)</h2>\n"
 		    . "<ul class=\"triage\">\n");
 		my (%by, @order);
 		for (@$known) {	# one line per case and deviation, its columns linked

@@ -102,7 +102,7 @@ sub matrix {
 	out("- **" . md($_->{label}) . "**: " . md(column_key($_)) . "\n") for @$cols;
 	feature_table_md(feature_table($cols, $ids)) if @$ids;
 	if ($findings && @$findings) {
-		out("\n## Known deviations (fixtures/expectations)\n\n");
+		out("\n## Known deviations (fixtures/data/expectations)\n\n");
 		out(findings_table($findings));
 	}
 	warnings_section();
@@ -135,7 +135,7 @@ sub warnings_section {
 # The findings as a Markdown table (README.md's section).
 sub findings_table {
 	my ($f) = @_;
-	return "No known deviations: fixtures/expectations has no entry.\n" unless @$f;
+	return "No known deviations: fixtures/data/expectations has no entry.\n" unless @$f;
 	my $s = "| test | claim | affected releases | first fixed | reference | seen on |\n"
 	      . "|---|---|---|---|---|---|\n";
 	for my $e (@$f) {
@@ -156,7 +156,7 @@ sub findings_table {
 sub update_readme {
 	my ($file, $f, $run) = @_;
 	my $s = slurp($file) // fatal("$file: cannot read: $!");
-	my $body = "<!-- findings:begin (make findings writes this from fixtures/expectations"
+	my $body = "<!-- findings:begin (make findings writes this from fixtures/data/expectations"
 		 . " and the run $run) -->\n" . findings_table($f) . "<!-- findings:end -->";
 	$s =~ s/<!-- findings:begin.*?<!-- findings:end -->/$body/s
 	    or fatal("$file: no <!-- findings:begin --> ... <!-- findings:end --> markers");

@@ -275,7 +275,7 @@ sub failures {
 		    . (@err ? scalar(@err) . " kernel(s) could not be run, " : '')
 		    . (@crashed ? scalar(@crashed) . " kernel(s) crashed, " : '')
 		    . "$nbad unexpected failure(s), $nknown known deviation(s)"
-		    . ($nknown ? " (fixtures/expectations)" : '')));
+		    . ($nknown ? " (fixtures/data/expectations)" : '')));
 	out(painted('error', wrapped("  ERROR $_->{kernel}: $_->{error_line}"))) for @err;
 	out(painted('crash', wrapped("  CRASH $_->{kernel}: the kernel crashed: $_->{crashed_short}"
 				     . (-e "$_->{dir}/klog" ? " (log: $_->{dir}/klog)" : ''))))
@@ -321,7 +321,7 @@ sub total {
 	out("nsconform: ERROR: $nerr kernel" . ($nerr == 1 ? '' : 's') . " could not be run or"
 	    . " read: " . join('; ', map { "$_->{kernel}: $_->{error}" } error_columns($cols))
 	    . "\n") if $nerr;
-	out("nsconform: $t{known} results are known kernel deviations (fixtures/expectations)\n")
+	out("nsconform: $t{known} results are known kernel deviations (fixtures/data/expectations)\n")
 	    if $t{known};
 	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
 }
