@@ -18,20 +18,11 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "userns.h"
-#include "mntcov.h"
-#include "nsnew.h"
+#include "user.h"
+#include "mnt.h"
+#include "nsconform.h"
 #include "kselftest_harness.h"
 
-#ifndef MOVE_MOUNT_SET_GROUP
-#define MOVE_MOUNT_SET_GROUP 0x00000100
-#endif
-#ifndef __NR_move_mount
-#define __NR_move_mount 429
-#endif
-#ifndef __NR_open_tree_attr
-#define __NR_open_tree_attr 467
-#endif
 
 static int move_mount_paths(const char *from, const char *to, unsigned int flags)
 {
@@ -91,21 +82,21 @@ static int set_group_worker(void *arg)
 	/* The input the fix leaves alone: a private target joins the group. */
 	if (move_mount_paths("/tmp/a", "/tmp/c", MOVE_MOUNT_SET_GROUP))
 		return child_fail("MOVE_MOUNT_SET_GROUP onto a private mount: %m");
-	a = mntcov_info(0, "/tmp/a");
-	c = mntcov_info(0, "/tmp/c");
+	a = mnt_info_at(0, "/tmp/a");
+	c = mnt_info_at(0, "/tmp/c");
 	if (a.shared <= 0 || c.shared != a.shared)
 		return child_fail("private target not in the source's peer group: shared:%d "
 				  "and shared:%d", a.shared, c.shared);
 	/* The input the fix refuses: an unbindable target. */
 	if (!move_mount_paths("/tmp/a", "/tmp/b", MOVE_MOUNT_SET_GROUP)) {
-		b = mntcov_info(0, "/tmp/b");
+		b = mnt_info_at(0, "/tmp/b");
 		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount succeeded "
 				  "(now shared:%d, unbindable %d)", b.shared, b.unbindable);
 	}
 	if (errno != EINVAL)
 		return child_fail("MOVE_MOUNT_SET_GROUP onto an unbindable mount: %m, "
 				  "expected EINVAL");
-	b = mntcov_info(0, "/tmp/b");
+	b = mnt_info_at(0, "/tmp/b");
 	if (!b.unbindable || b.shared || b.master)
 		return child_fail("the refused target changed: unbindable %d shared:%d "
 				  "master:%d", b.unbindable, b.shared, b.master);
@@ -134,7 +125,7 @@ TEST(set_group_onto_unbindable_mount_einval)
 /* --- open_tree_attr() and idmappings --------------------------------------- */
 
 static int open_tree_attr(int dfd, const char *path, unsigned int flags,
-			  struct mntcov_attr *attr)
+			  struct nsc_mount_attr *attr)
 {
 	return syscall(__NR_open_tree_attr, dfd, path, flags, attr, attr ? sizeof(*attr) : 0);
 }
@@ -142,7 +133,7 @@ static int open_tree_attr(int dfd, const char *path, unsigned int flags,
 static int otattr_worker(void *arg)
 {
 	struct userns_holder u1 = { .pid = -1 }, u2 = { .pid = -1 };
-	struct mntcov_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
+	struct nsc_mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
 	int fd1 = -1, fd2 = -1, tree = -1, copy = -1, rc = 1, err;
 
 	(void)arg;
@@ -174,7 +165,7 @@ static int otattr_worker(void *arg)
 		goto out;
 	}
 	a.userns_fd = fd1;
-	if (mntcov_setattr(tree, "", AT_EMPTY_PATH, &a)) {
+	if (ns_mount_setattr(tree, "", AT_EMPTY_PATH, &a)) {
 		child_fail("MOUNT_ATTR_IDMAP on a detached tmpfs tree: %m");
 		goto out;
 	}
@@ -199,7 +190,7 @@ static int otattr_worker(void *arg)
 		goto out;
 	}
 	/* As mount_setattr() refuses it. */
-	if (!mntcov_setattr(tree, "", AT_EMPTY_PATH, &a) || errno != EPERM) {
+	if (!ns_mount_setattr(tree, "", AT_EMPTY_PATH, &a) || errno != EPERM) {
 		child_fail("mount_setattr() changing an idmapping: %m, expected EPERM");
 		goto out;
 	}
@@ -251,18 +242,18 @@ static int listmount_worker(void *arg)
 	(void)arg;
 	if (ns_private_tmp("size=1m"))
 		return 1;
-	n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX);
+	n = ns_listmount(NSC_LSMT_ROOT, 0, 0, ids, LM_MAX);
 	if (n <= 0 || n >= LM_MAX)
 		return child_fail("listmount from the start: %ld (%s), expected 1..%d mounts", n,
 				  n < 0 ? strerror(-n) : "", LM_MAX - 1);
 	last = ids[n - 1];
 	/* The input the fix leaves alone: nothing comes after the largest id listed. */
-	after_last = nsnew_listmount(NSNEW_LSMT_ROOT, 0, last, ids, LM_MAX);
+	after_last = ns_listmount(NSC_LSMT_ROOT, 0, last, ids, LM_MAX);
 	if (after_last != 0)
 		return child_fail("listmount after the largest id %llu: %ld, expected 0",
 				  (unsigned long long)last, after_last);
 	/* The input the fix is about: the cursor U64_MAX. */
-	after_max = nsnew_listmount(NSNEW_LSMT_ROOT, 0, UINT64_MAX, ids, LM_MAX);
+	after_max = ns_listmount(NSC_LSMT_ROOT, 0, UINT64_MAX, ids, LM_MAX);
 	if (after_max != 0)
 		return child_fail("listmount after id U64_MAX: %ld%s%s, expected 0 (the %ld "
 				  "mounts from the start: the cursor wrapped around)", after_max,
@@ -283,7 +274,7 @@ TEST(listmount_after_u64_max_lists_nothing)
 {
 	int rc;
 
-	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED(NS_F_STATMOUNT);
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, listmount_worker, NULL);
 	ASSERT_EQ(0, rc);
@@ -294,12 +285,12 @@ TEST(listmount_after_u64_max_lists_nothing)
 /* The unique id of the mount at @point in our namespace, or 0. */
 static uint64_t mount_id_at(const char *point)
 {
-	static struct nsnew_statmount sm;
+	static struct nsc_statmount sm;
 	uint64_t ids[LM_MAX];
-	long n = nsnew_listmount(NSNEW_LSMT_ROOT, 0, 0, ids, LM_MAX), found = 0;
+	long n = ns_listmount(NSC_LSMT_ROOT, 0, 0, ids, LM_MAX), found = 0;
 
 	for (long i = 0; i < n; i++)
-		if (!nsnew_statmount(ids[i], 0, NSNEW_STATMOUNT_MNT_POINT, &sm) &&
+		if (!ns_statmount(ids[i], 0, NSC_STATMOUNT_MNT_POINT, &sm) &&
 		    !strcmp(sm.str + sm.mnt_point, point))
 			found = i + 1;	/* the topmost is listed last */
 	return found ? ids[found - 1] : 0;
@@ -307,7 +298,7 @@ static uint64_t mount_id_at(const char *point)
 
 static int statmount_worker(void *arg)
 {
-	static struct nsnew_statmount sm;
+	static struct nsc_statmount sm;
 	uint64_t outside, inside;
 	int err;
 
@@ -329,11 +320,11 @@ static int statmount_worker(void *arg)
 	if (ns_caps_drop_all())
 		return child_fail("drop every capability");
 	/* The input the fix leaves alone: a mount below the root answers. */
-	err = nsnew_statmount(inside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	err = ns_statmount(inside, 0, NSC_STATMOUNT_MNT_BASIC, &sm);
 	if (err)
 		return child_fail("statmount of the mount that is our root: %s", strerror(-err));
 	/* The input the fix is about: one we cannot reach, without CAP_SYS_ADMIN. */
-	err = nsnew_statmount(outside, 0, NSNEW_STATMOUNT_MNT_BASIC, &sm);
+	err = ns_statmount(outside, 0, NSC_STATMOUNT_MNT_BASIC, &sm);
 	if (err != -EPERM)
 		return child_fail("statmount of a mount outside our root without CAP_SYS_ADMIN: "
 				  "%s, expected EPERM", err ? strerror(-err) : "success");
@@ -352,7 +343,7 @@ TEST(statmount_outside_root_without_cap_eperm)
 {
 	int rc;
 
-	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED(NS_F_STATMOUNT);
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, statmount_worker, NULL);
 	ASSERT_EQ(0, rc);
@@ -378,7 +369,7 @@ static int unmounted_worker(void *arg)
 		goto out;
 	}
 	/* The input the fix leaves alone: a clone of the ns file's mount alone. */
-	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	copy = ns_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (copy < 0) {
 		if (errno == ENOSYS)
 			rc = ns_child_skip("open_tree() not supported by this kernel (added in 5.2)");
@@ -388,7 +379,7 @@ static int unmounted_worker(void *arg)
 	}
 	close(copy);
 	/* The input the fix is about: a recursive copy of the unmounted tree. */
-	copy = mntcov_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+	copy = ns_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
 				AT_RECURSIVE);
 	if (copy >= 0) {
 		close(copy);
@@ -429,7 +420,7 @@ TEST(recursive_clone_of_unmounted_ns_file_mount_einval)
 
 static int unset_strings_worker(void *arg)
 {
-	static struct nsnew_statmount sm;
+	static struct nsc_statmount sm;
 	uint64_t id;
 	int err;
 
@@ -439,15 +430,15 @@ static int unset_strings_worker(void *arg)
 	id = mount_id_at("/tmp");
 	if (!id)
 		return child_fail("no mount id for /tmp");
-	err = nsnew_statmount(id, 0, NSNEW_STATMOUNT_FS_TYPE, &sm);
+	err = ns_statmount(id, 0, NSC_STATMOUNT_FS_TYPE, &sm);
 	if (err)
 		return child_fail("statmount(STATMOUNT_FS_TYPE) of /tmp: %s", strerror(-err));
 	/* The side the fix leaves alone: the string asked for. */
-	if (!(sm.mask & NSNEW_STATMOUNT_FS_TYPE) || strcmp(sm.str + sm.fs_type, "tmpfs"))
+	if (!(sm.mask & NSC_STATMOUNT_FS_TYPE) || strcmp(sm.str + sm.fs_type, "tmpfs"))
 		return child_fail("fs_type of /tmp: mask %#llx, \"%s\", expected \"tmpfs\"",
 				  (unsigned long long)sm.mask, sm.str + sm.fs_type);
 	/* The side the fix is about: the strings not asked for are empty. */
-	if (sm.mask & NSNEW_STATMOUNT_MNT_POINT)
+	if (sm.mask & NSC_STATMOUNT_MNT_POINT)
 		return child_fail("mnt_point set in the mask without being asked for");
 	if (sm.str[sm.mnt_point] || sm.str[sm.mnt_root])
 		return child_fail("strings not asked for: mnt_point \"%s\", mnt_root \"%s\", "
@@ -467,7 +458,7 @@ TEST(statmount_strings_not_asked_for_are_empty)
 {
 	int rc;
 
-	NSNEW_NEED(NSNEW_STATMOUNT);
+	NS_NEED(NS_F_STATMOUNT);
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, unset_strings_worker, NULL);
 	ASSERT_EQ(0, rc);
@@ -475,8 +466,6 @@ TEST(statmount_strings_not_asked_for_are_empty)
 
 /* --- fsmount() of a kernel-internal file system ----------------------------- */
 
-#define FSCONFIG_CMD_CREATE_NR	6
-#define FSMOUNT_CLOEXEC_FLAG	1
 
 static int nouser_worker(void *arg)
 {
@@ -492,18 +481,18 @@ static int nouser_worker(void *arg)
 		return child_fail("mount(2) of pipefs succeeded");
 	if (errno != EINVAL)
 		return child_fail("mount(2) of pipefs: %m, expected EINVAL");
-	fs = nsnew_fsopen("pipefs", 0);
+	fs = ns_fsopen("pipefs", 0);
 	if (fs < 0) {
 		if (errno == ENOSYS)
 			return ns_child_skip("fsopen() not supported by this kernel (added in 5.2)");
 		return child_fail("fsopen(\"pipefs\"): %m");
 	}
-	if (nsnew_fsconfig(fs, FSCONFIG_CMD_CREATE_NR, NULL, NULL, 0)) {
+	if (ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
 		close(fs);
 		return child_fail("FSCONFIG_CMD_CREATE for pipefs: %m");
 	}
 	/* The side the fix is about: fsmount() refuses it too. */
-	mnt = nsnew_fsmount(fs, FSMOUNT_CLOEXEC_FLAG, 0);
+	mnt = ns_fsmount(fs, FSMOUNT_CLOEXEC, 0);
 	close(fs);
 	if (mnt >= 0) {
 		close(mnt);

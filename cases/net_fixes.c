@@ -27,8 +27,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
-#include "netns.h"
-#include "mntns.h"
+#include "net.h"
 #include "kselftest_harness.h"
 
 /* veth_add()'s answer when the kernel has no veth driver. */
@@ -269,9 +268,6 @@ TEST(dellink_by_name_honours_target_netnsid)
 /* --- the nsid of broadcast notifications ------------------------------------ */
 
 #define NSID_A 5
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
 
 /* A link-event listener with NETLINK_LISTEN_ALL_NSID in the caller's netns, or -errno. */
 static int all_nsid_listener(void)
@@ -422,11 +418,15 @@ TEST(local_notification_carries_no_nsid)
 
 static int procnet_worker(void *arg)
 {
+	int fd;
+
 	(void)arg;
 	if (ns_private_tmp("size=1m"))
 		return 1;
-	if (mnt_touch("/tmp/f"))
+	fd = open("/tmp/f", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return child_fail("create /tmp/f: %m");
+	close(fd);
 	/* The input the fix leaves alone: a file of /proc outside /proc/PID/net. */
 	if (mount("/tmp/f", "/proc/meminfo", NULL, MS_BIND, NULL))
 		return child_fail("bind /tmp/f on /proc/meminfo: %m");

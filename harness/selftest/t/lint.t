@@ -119,6 +119,7 @@ sub layout_rules {
 	# header.  Cases that still reach into a neighbour area, until the helpers
 	# they use move to the core:
 	my %reach = ('mnt_idmap.c user.h' => 1,		# the user namespace peer, holder
+		     'mnt_fixes.c user.h' => 1,		# the user namespace holder
 		     'nsfs_errors.c pid.h' => 1,		# pidns_status_field, pidns_wait_any
 		     'nsfs_errors_settid.c pid.h' => 1,		# PID namespace levels
 		     'nsfs_errors_unshare.c pid.h' => 1);	# PID namespace levels

@@ -321,7 +321,8 @@ sub total {
 	out("nsconform: ERROR: $nerr kernel" . ($nerr == 1 ? '' : 's') . " could not be run or"
 	    . " read: " . join('; ', map { "$_->{kernel}: $_->{error}" } error_columns($cols))
 	    . "\n") if $nerr;
-	out("nsconform: $t{known} results are known kernel deviations (fixtures/data/expectations)\n")
+	out("nsconform: $t{known} results are known kernel deviations"
+	    . " (fixtures/data/expectations)\n")
 	    if $t{known};
 	out("nsconform: $t{pass} passed, $t{failed} failed, $t{skip} skipped\n");
 }
