@@ -402,10 +402,12 @@ static int shares_time_ns_then_reap(struct ns_sync *s, pid_t pid)
  *
  * 7.1 moved valid_signal(exit_signal) from clone3's argument copy into
  * kernel_clone(), so legacy clone() refuses what clone3() always refused
- * (7.2.11 and 7.3.4 kernel/fork.c kernel_clone(); 6.12.118 checks clone3
- * only).  Input validation made on purpose, not a regression; clone(2)
- * documents no EINVAL for a bad termination signal (a documentation
- * finding, README).
+ * (7.3.4 kernel/fork.c:2778; 6.12.118 checks in clone3's copy only, and its
+ * kernel_clone() comment "args->exit_signal is expected to be checked for
+ * sanity by the caller" is gone in 7.3.4).  Input validation moved on
+ * purpose, not a regression (commit not identified: no 7.0/7.1 source or
+ * history in reach); clone(2) documents no EINVAL for a bad termination
+ * signal (a documentation finding, README).
  */
 static int legacy_clone_checks_signal(void)
 {
