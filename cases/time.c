@@ -415,10 +415,14 @@ static int legacy_clone_checks_signal(void)
 
 	if (pid == 0)
 		_exit(0);
-	if (pid > 0)
+	if (pid > 0) {
+		fprintf(stderr, "# generation: 5.10-7.0 (legacy clone() takes signal 65)\n");
 		return ns_wait(pid, NS_WAIT_MS) ? -1 : 0;
-	if (errno == EINVAL)
+	}
+	if (errno == EINVAL) {
+		fprintf(stderr, "# generation: 7.1+ (legacy clone() refuses signal 65)\n");
 		return 1;
+	}
 	fprintf(stderr, "# legacy clone() with termination signal 65: %m\n");
 	return -1;
 }
