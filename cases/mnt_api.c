@@ -148,13 +148,12 @@ static int walk_finds(int req, uint64_t from, uint64_t want, bool *ordered)
 
 /*
  * NS_MNT_GET_NEXT/PREV step through mount namespaces in id order, each fd's NS_MNT_GET_INFO id its
- * own, a new one met exactly once; outside the initial PID ns EPERM (ioctl_nsfs(2) lacks them;
- * linux:a1d220d9dafa "nsfs: iterate through mount namespaces", 6.12).
+ * own, a new one met exactly once (ioctl_nsfs(2) lacks them; linux:a1d220d9dafa "nsfs: iterate
+ * through mount namespaces", 6.12).
  *
- * linux:e6b899f08066 ("nsfs: tighten permission checks for ns iteration
- * ioctls", 7.0, stable 6.12+) restricts the walk to CAP_SYS_ADMIN in the
- * initial user and PID namespaces: from the runner's PID namespace even
- * root gets EPERM.
+ * The walk is for real root in the initial PID namespace (nsrun keeps the
+ * case there: NS_CASE_NEEDS_INITIAL_PIDNS); a runner that puts it
+ * elsewhere makes the test skip.  The refusal outside is the next test.
  */
 TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 {
@@ -165,24 +164,83 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 
 	NS_NEED(NS_F_NS_MNT_ITER);
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	if (!ns_in_initial_pidns())
+		SKIP(return, "the runner put the case outside the initial PID namespace");
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
 	ASSERT_EQ(0, mntns_id(h.pid, &theirs));
 	up = walk_finds(NS_MNT_GET_NEXT, mine, theirs, &up_ok);
 	down = walk_finds(NS_MNT_GET_PREV, mine, theirs, &down_ok);
-	if (!ns_in_initial_pidns()) {
-		/* linux:e6b899f08066: iteration needs may_see_all_namespaces() */
-		EXPECT_EQ(-EPERM, up);
-		EXPECT_EQ(-EPERM, down);
-		EXPECT_EQ(0, ns_holder_stop(&h));
-		return;
-	}
 	EXPECT_TRUE(up_ok);
 	EXPECT_TRUE(down_ok);
 	EXPECT_EQ(1, up + down) TH_LOG("ours %llu, theirs %llu: met %d up, %d down",
 				       (unsigned long long)mine, (unsigned long long)theirs,
 				       up, down);
 	EXPECT_EQ(theirs > mine, up);
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* What NS_MNT_GET_NEXT and NS_MNT_GET_PREV gave in a child PID namespace: 0 (an fd) or -errno. */
+struct walk_outside {
+	int next, prev;
+};
+
+/* One step from the mount namespace of @fd: the new fd closed, 0; or -errno. */
+static int step_once(int fd, int req)
+{
+	struct nsc_mnt_ns_info info = { .size = sizeof(info) };
+	int r = ioctl(fd, req, &info);
+
+	if (r < 0)
+		return -errno;
+	close(r);
+	return 0;
+}
+
+/* In a PID namespace of its own (ns_run(CLONE_NEWPID)): one step each way. */
+static int walk_outside_worker(void *arg)
+{
+	struct walk_outside *w = arg;
+	int fd;
+
+	if (ns_in_initial_pidns())
+		return child_fail("still in the initial PID namespace");
+	fd = ns_open(0, "mnt");
+	if (fd < 0)
+		return child_fail("open ns/mnt: %m");
+	w->next = step_once(fd, NS_MNT_GET_NEXT);
+	w->prev = step_once(fd, NS_MNT_GET_PREV);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Root outside the initial PID namespace is refused NS_MNT_GET_NEXT and NS_MNT_GET_PREV with
+ * EPERM (linux:e6b899f08066 "nsfs: tighten permission checks for ns iteration ioctls").
+ *
+ * linux:e6b899f08066 (7.0, Cc: stable v6.12+; CVE-2026-43403) restricts the
+ * walk to may_see_all_namespaces(): CAP_SYS_ADMIN in the initial user and
+ * PID namespaces.  The test makes the child PID namespace itself, so the
+ * refusal is observed wherever the runner puts the case: real root (all
+ * capabilities in the initial user namespace) in a PID namespace of its
+ * own, with a newer mount namespace (a holder) and an older one (the
+ * initial) to step to.  Before the fix a step succeeds.
+ */
+TEST(ns_mnt_next_prev_refused_outside_initial_pid_ns)
+{
+	struct walk_outside *w = ns_shared_page(sizeof(*w));
+	struct ns_holder h;
+
+	NS_NEED(NS_F_NS_MNT_ITER);
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	ASSERT_NE(NULL, w);
+	w->next = w->prev = -ENODATA;	/* not reached */
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
+	EXPECT_EQ(0, ns_run(CLONE_NEWPID, walk_outside_worker, w));
+	EXPECT_EQ(-EPERM, w->next) TH_LOG("NS_MNT_GET_NEXT from a child PID ns: %s",
+					  w->next ? strerror(-w->next) : "an fd");
+	EXPECT_EQ(-EPERM, w->prev) TH_LOG("NS_MNT_GET_PREV from a child PID ns: %s",
+					  w->prev ? strerror(-w->prev) : "an fd");
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 

@@ -372,7 +372,8 @@ static int unmounted_worker(void *arg)
 	copy = ns_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (copy < 0) {
 		if (errno == ENOSYS)
-			rc = ns_child_skip("open_tree() not supported by this kernel (added in 5.2)");
+			rc = ns_child_skip("open_tree() not supported by this kernel"
+					   " (added in 5.2)");
 		else
 			child_fail("open_tree(OPEN_TREE_CLONE) of an unmounted ns-file mount: %m");
 		goto out;
@@ -484,7 +485,8 @@ static int nouser_worker(void *arg)
 	fs = ns_fsopen("pipefs", 0);
 	if (fs < 0) {
 		if (errno == ENOSYS)
-			return ns_child_skip("fsopen() not supported by this kernel (added in 5.2)");
+			return ns_child_skip("fsopen() not supported by this kernel"
+					     " (added in 5.2)");
 		return child_fail("fsopen(\"pipefs\"): %m");
 	}
 	if (ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {

@@ -308,7 +308,8 @@ static int drain(int fd, int ms, int *with_nsid, int *nsid)
 			break;
 		n++;
 		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-			if (c->cmsg_level == SOL_NETLINK && c->cmsg_type == NETLINK_LISTEN_ALL_NSID) {
+			if (c->cmsg_level == SOL_NETLINK &&
+			    c->cmsg_type == NETLINK_LISTEN_ALL_NSID) {
 				(*with_nsid)++;
 				memcpy(nsid, CMSG_DATA(c), sizeof(int));
 			}
@@ -342,7 +343,8 @@ static int nsid_worker(void *arg)
 		goto out;
 	}
 	there = all_nsid_listener();
-	err = nsid_assign(afd, NSID_A);		/* in the second netns: our netns is NSID_A */
+	/* in the second netns: our netns is NSID_A */
+	err = nsid_assign(afd, NSID_A);
 	if (setns(afd, CLONE_NEWNET))
 		_exit(child_fail("setns() back to our netns: %m"));	/* not in our ns: stop */
 	if (there < 0 || err) {

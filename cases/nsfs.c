@@ -260,7 +260,10 @@ TEST(bind_mount_keeps_namespace_alive_after_exit)
 
 /* --- who may read a process's ns links ---------------------------------- */
 
-/* readlink() and open() of every ns link of @pid: 0, or the errno both gave (-1: they differ). */
+/*
+ * readlink() and open() of every ns link of @pid: 0, or the errno both gave (-1: they differ).  A
+ * readlink() that succeeds must give "TYPE:[INODE]" (an empty link is a failure of its own).
+ */
 static int links_answer(pid_t pid, int *err, const char **which)
 {
 	*err = -1;
@@ -268,19 +271,27 @@ static int links_answer(pid_t pid, int *err, const char **which)
 		const struct ns_type *t = &ns_types[i];
 		char path[64], link[128];
 		int rl_err = 0, fd;
+		ssize_t n;
 
 		if (!ns_type_available(t->name))
 			continue;
 		*which = t->name;
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, t->name);
-		if (readlink(path, link, sizeof(link)) < 0)
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
 			rl_err = errno;
+		else
+			link[n] = '\0';
 		fd = ns_open(pid, t->name);
 		if (fd >= 0)
 			close(fd);
 		if (rl_err != (fd < 0 ? -fd : 0))
-			return child_fail("%s: readlink() %s, open() %s", path, strerror(rl_err),
-					  strerror(fd < 0 ? -fd : 0));
+			return child_fail("%s: readlink() %s (%zd bytes), open() %s", path,
+					  strerror(rl_err), n, strerror(fd < 0 ? -fd : 0));
+		if (n >= 0 && (strncmp(link, t->name, strlen(t->name)) ||
+			       link[strlen(t->name)] != ':'))
+			return child_fail("%s: readlink() gave %zd bytes \"%s\", not %s:[inode]",
+					  path, n, link, t->name);
 		if (*err != -1 && rl_err != *err)
 			return child_fail("%s: %s, the other links %s", path, strerror(rl_err),
 					  strerror(*err));
@@ -344,7 +355,12 @@ static int links_of_undumpable(void *arg)
  * namespaces(7): "Permission to dereference or read (readlink(2)) these
  * symbolic links is governed by a ptrace access mode PTRACE_MODE_READ_FSCREDS
  * check"; a non-dumpable target fails that check for a caller without
- * CAP_SYS_PTRACE in its mm's user namespace (ptrace(2)).
+ * CAP_SYS_PTRACE in its mm's user namespace (ptrace(2)).  readlink() and
+ * open() must agree, and a readlink() that succeeds gives "TYPE:[INODE]".
+ * 5.10.261's backport of "proc: protect ptrace_may_access() with
+ * exec_update_lock (part 1)" (CVE-2026-64371) lets proc_ns_readlink() return
+ * the 0 of down_read_killable() when the check fails: readlink() "succeeds"
+ * with 0 bytes while open() gives EACCES (expectations).
  */
 TEST(ns_links_of_non_dumpable_process_eacces)
 {

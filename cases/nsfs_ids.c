@@ -416,44 +416,97 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
 }
 
+/* A handle of a new network namespace (a holder's) and its identity. */
+static int holder_net_handle(struct ns_holder *h, struct nsc_nsfs_fh *fh, struct ns_ident *id)
+{
+	int fd, type, r = 0;
+
+	if (ns_holder_start(h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL))
+		return -1;
+	fd = ns_open(h->pid, "net");
+	if (fd < 0 || ns_nsfs_handle(fd, &type, fh) != 16 || ns_ident_of_fd(fd, id))
+		r = -1;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /*
- * Root opens by handle a namespace it is not in only from the initial PID namespace; from another
- * it gets ESTALE (open_by_handle_at(2); linux:d2324a9317f0).
+ * Root in the initial PID namespace opens by handle a namespace it is not in (open_by_handle_at(2);
+ * linux:5222470b2fbb "nsfs: support file handles", 6.18).
  *
- * linux:d2324a9317f0 ("nsfs: tighten permission checks for handle
- * opening", 7.0, stable 6.18+): a namespace the caller is not in opens only
- * for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial user and PID
- * namespaces.  The runner puts each case in a PID namespace of its own, so
- * there even real root is refused.
+ * nsrun keeps the case in the initial PID namespace
+ * (NS_CASE_NEEDS_INITIAL_PIDNS); a runner that puts it elsewhere makes the
+ * test skip.  The refusal outside is the next test.
  */
-TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
+TEST(nsfs_handle_other_namespace_opens_for_root)
 {
 	struct nsc_nsfs_fh fh;
 	struct ns_ident id, back;
 	struct ns_holder h;
-	bool init_pidns = ns_in_initial_pidns();
-	int fd, type, nfd;
+	int nfd;
 
 	NS_NEED(NS_F_NSFS_HANDLES);
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
-	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUTS | CLONE_NEWNET, NULL, NULL));
-	fd = ns_open(h.pid, "net");
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(16, ns_nsfs_handle(fd, &type, &fh));
-	ASSERT_EQ(0, ns_ident_of_fd(fd, &id));
-	close(fd);
+	if (!ns_in_initial_pidns())
+		SKIP(return, "the runner put the case outside the initial PID namespace");
+	ASSERT_EQ(0, holder_net_handle(&h, &fh, &id));
 	nfd = ns_nsfs_open(&fh);
-	TH_LOG("%s the initial PID namespace: %s", init_pidns ? "in" : "not in",
-	       nfd < 0 ? strerror(-nfd) : "opened");
-	if (init_pidns) {
-		ASSERT_LE(0, nfd);
+	EXPECT_LE(0, nfd) TH_LOG("open by handle: %s", strerror(-nfd));
+	if (nfd >= 0) {
 		EXPECT_EQ(0, ns_ident_of_fd(nfd, &back));
 		EXPECT_TRUE(ns_ident_eq(&id, &back));
-	} else {
-		EXPECT_EQ(-ESTALE, nfd);
-	}
-	if (nfd >= 0)
 		close(nfd);
+	}
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+struct handle_outside {
+	struct nsc_nsfs_fh fh;
+	int nfd;			/* 0: opened (closed again), or -errno */
+};
+
+/* In a PID namespace of its own (ns_run(CLONE_NEWPID)): open the handle. */
+static int open_outside_worker(void *arg)
+{
+	struct handle_outside *o = arg;
+	int fd;
+
+	if (ns_in_initial_pidns())
+		return child_fail("still in the initial PID namespace");
+	fd = ns_nsfs_open(&o->fh);
+	o->nfd = fd < 0 ? fd : 0;
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * Root outside the initial PID namespace opening by handle a namespace it is not in gets ESTALE
+ * (open_by_handle_at(2); linux:d2324a9317f0 "nsfs: tighten permission checks for handle opening").
+ *
+ * linux:d2324a9317f0 (7.0, stable 6.18+): a namespace the caller is not in
+ * opens only for may_see_all_namespaces(), CAP_SYS_ADMIN in the initial
+ * user and PID namespaces.  The test makes the child PID namespace itself,
+ * so the refusal is observed wherever the runner puts the case: real root
+ * (all capabilities in the initial user namespace) in a PID namespace of
+ * its own opens the handle of a holder's network namespace.  Before the fix
+ * it opens.
+ */
+TEST(nsfs_handle_other_namespace_needs_initial_pid_ns)
+{
+	struct handle_outside *o = ns_shared_page(sizeof(*o));
+	struct ns_ident id;
+	struct ns_holder h;
+
+	NS_NEED(NS_F_NSFS_HANDLES);
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
+	ASSERT_NE(NULL, o);
+	ASSERT_EQ(0, holder_net_handle(&h, &o->fh, &id));
+	o->nfd = -ENODATA;	/* not reached */
+	EXPECT_EQ(0, ns_run(CLONE_NEWPID, open_outside_worker, o));
+	EXPECT_EQ(-ESTALE, o->nfd) TH_LOG("open by handle from a child PID ns: %s",
+					  o->nfd ? strerror(-o->nfd) : "opened");
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 

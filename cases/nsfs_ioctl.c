@@ -480,6 +480,7 @@ struct mntns_view {
 	uint64_t id;
 	struct nsc_mnt_ns_info info;
 	int info_rc;
+	int next_rc;		/* NS_MNT_GET_NEXT's errno, asked when info_rc is ENOTTY */
 	int lines;
 };
 
@@ -493,6 +494,15 @@ static int view_mntns(pid_t pid, struct mntns_view *v)
 		return errno == ENOTTY ? NS_CHILD_SKIP : child_fail("NS_GET_MNTNS_ID: %m");
 	v->info.size = sizeof(v->info);
 	v->info_rc = ioctl(fd, NS_MNT_GET_INFO, &v->info) ? errno : 0;
+	if (v->info_rc == ENOTTY) {
+		/* NS_MNT_GET_NEXT came with NS_MNT_GET_INFO (6.12): is it there? */
+		struct nsc_mnt_ns_info next = { .size = sizeof(next) };
+		int nfd = ioctl(fd, NS_MNT_GET_NEXT, &next);
+
+		v->next_rc = nfd < 0 ? errno : 0;
+		if (nfd >= 0)
+			close(nfd);
+	}
 	v->lines = mnt_info_count(pid);
 	close(fd);
 	return 0;
@@ -555,8 +565,12 @@ static int mntns_worker(void *arg)
 	 * No ordering check: from 6.18 ids come from per-CPU batches
 	 * (linux/cookie.h), a newer namespace can have a smaller id.
 	 */
-	if (!rc && me.info_rc == ENOTTY)
-		fprintf(stderr, "# no NS_MNT_GET_INFO (6.12): checked NS_GET_MNTNS_ID only\n");
+	if (!rc && me.info_rc == ENOTTY && me.next_rc != ENOTTY)
+		rc = child_fail("NS_MNT_GET_INFO: ENOTTY, yet NS_MNT_GET_NEXT (both 6.12) gave %s",
+				me.next_rc ? strerror(me.next_rc) : "an fd");
+	else if (!rc && me.info_rc == ENOTTY)
+		fprintf(stderr,
+			"# no NS_MNT_GET_INFO nor NEXT (6.12): checked NS_GET_MNTNS_ID only\n");
 	else if (!rc && me.info_rc)
 		rc = child_fail("NS_MNT_GET_INFO: %s", strerror(me.info_rc));
 	if (!rc && !me.info_rc) {
@@ -576,7 +590,9 @@ static int mntns_worker(void *arg)
  * NS_GET_MNTNS_ID: distinct non-zero id per mount ns; NS_MNT_GET_INFO: that id and mount count
  * (nsfs.h, 6.11/6.12; not in ioctl_ns(2)).
  *
- * From 6.18 the ids are not in creation order.  NS_MNT_GET_INFO's number of
+ * From 6.18 the ids are not in creation order.  ENOTTY from NS_MNT_GET_INFO
+ * is taken for "6.11" only when NS_MNT_GET_NEXT, added with it, is missing
+ * too; else it fails.  NS_MNT_GET_INFO's number of
  * mounts: as many as mountinfo lists, plus the mounts below our root but
  * the namespace's root mount (one more since 7.0: see check_nr_mounts).
  */

@@ -113,8 +113,9 @@ TEST(listns_pagination_is_ascending_and_complete)
  * Since linux:8d76afe84fa2 a namespace the caller is not in is listed
  * only for may_see_all_namespaces(): CAP_SYS_ADMIN in the initial user and
  * PID namespaces.  Before it, CAP_SYS_ADMIN over the owning user namespace
- * sufficed (6.19 as released).  The runner's PID namespace is not the
- * initial one, so there even root must not see the holder's namespaces.
+ * sufficed (6.19 as released).  nsrun keeps the case in the initial PID
+ * namespace, so the root pass sees them and the user pass (the owner) does
+ * not; root outside the initial PID namespace is the next test.
  */
 TEST(listns_other_namespaces_need_the_global_view)
 {
@@ -135,6 +136,60 @@ TEST(listns_other_namespaces_need_the_global_view)
 	/* the holder's user namespace is owned by ours */
 	EXPECT_EQ(global, ns_listed(user, CLONE_NEWUSER, mine));
 	EXPECT_EQ(global, ns_listed(user, 0, NSC_LISTNS_CURRENT_USER));
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* What listns() showed in a child PID namespace: 1 listed, 0 not, -errno. */
+struct listed_outside {
+	uint64_t uts, user, mine;
+	int by_any, by_type, by_owner, user_by_owner;
+};
+
+/* In a PID namespace of its own (ns_run(CLONE_NEWPID)): list the holder's namespaces. */
+static int list_outside_worker(void *arg)
+{
+	struct listed_outside *o = arg;
+
+	if (ns_in_initial_pidns())
+		return child_fail("still in the initial PID namespace");
+	o->by_any = ns_listed(o->uts, 0, 0);
+	o->by_type = ns_listed(o->uts, CLONE_NEWUTS, 0);
+	o->by_owner = ns_listed(o->uts, 0, o->user);
+	o->user_by_owner = ns_listed(o->user, CLONE_NEWUSER, o->mine);
+	return 0;
+}
+
+/*
+ * Root outside the initial PID namespace does not see by listns() the namespaces it is not in, by
+ * any filter (linux:8d76afe84fa2 "nstree: tighten permission checks for listing"; listns(2)).
+ *
+ * linux:8d76afe84fa2 (7.0, stable 6.19+) lists a namespace the caller is
+ * not in only for may_see_all_namespaces(): CAP_SYS_ADMIN in the initial
+ * user and PID namespaces.  The test makes the child PID namespace itself,
+ * so the refusal is observed wherever the runner puts the case: real root
+ * (all capabilities in the initial user namespace, which owns the holder's
+ * user namespace) in a PID namespace of its own.  Before the fix
+ * CAP_SYS_ADMIN over the owner sufficed and it sees them.
+ */
+TEST(listns_other_namespaces_hidden_outside_initial_pid_ns)
+{
+	struct listed_outside *o = ns_shared_page(sizeof(*o));
+	struct ns_holder h;
+
+	NS_NEED(NS_F_LISTNS);
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
+	ASSERT_NE(NULL, o);
+	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWUTS, NULL, NULL));
+	ASSERT_EQ(0, ns_get_id_of(h.pid, "uts", &o->uts));
+	ASSERT_EQ(0, ns_get_id_of(h.pid, "user", &o->user));
+	ASSERT_EQ(0, ns_get_id_of(0, "user", &o->mine));
+	o->by_any = o->by_type = o->by_owner = o->user_by_owner = -ENODATA;	/* not reached */
+	EXPECT_EQ(0, ns_run(CLONE_NEWPID, list_outside_worker, o));
+	EXPECT_EQ(0, o->by_any) TH_LOG("the holder's uts, no filter: %d", o->by_any);
+	EXPECT_EQ(0, o->by_type) TH_LOG("the holder's uts, CLONE_NEWUTS: %d", o->by_type);
+	EXPECT_EQ(0, o->by_owner) TH_LOG("the holder's uts, by its owner: %d", o->by_owner);
+	EXPECT_EQ(0, o->user_by_owner) TH_LOG("the holder's user ns, by ours: %d",
+					      o->user_by_owner);
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 

@@ -351,4 +351,167 @@ TEST(pid_max_is_per_pid_namespace)
 	EXPECT_EQ(outer, read_pid_max());
 }
 
+/* --- a third party in a brand-new PID namespace ---------------------------- */
+
+struct third_party_rec {
+	int unshare_err;		/* the creator's unshare(CLONE_NEWPID) */
+	int ioctl_err;		/* PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE on its pidfd */
+	int setns_err;			/* the third party's setns() into it */
+	int q_fork_err, p_fork_err;	/* the third party's and the creator's fork() */
+	pid_t q1_pid, q1_ppid;		/* the third party's child, in the namespace */
+	pid_t p1_pid, p1_ppid;		/* the creator's first child */
+};
+
+/* The creator: unshare(CLONE_NEWPID), say so, and on the word fork its first child. */
+static void creator(struct third_party_rec *r, struct ns_sync *s)
+{
+	pid_t pid;
+
+	ns_sync_child_side(s);
+	r->unshare_err = unshare(CLONE_NEWPID) ? errno : 0;
+	ns_sync_tell(s, true, NULL, 0);
+	if (r->unshare_err || ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		_exit(1);
+	pid = fork();
+	if (pid == 0) {
+		r->p1_pid = getpid();
+		r->p1_ppid = getppid();
+		_exit(0);
+	}
+	r->p_fork_err = pid < 0 ? errno : 0;
+	_exit(pid < 0 ? 0 : ns_wait(pid, NS_WAIT_MS));
+}
+
+/*
+ * The third party: setns() into the creator's namespace and fork; its child
+ * reports and stays (the namespace's init) until the word.  Whoever of the
+ * two ends the third party's part says so on @s.
+ */
+static void third_party(struct third_party_rec *r, struct ns_sync *s, int nsfd)
+{
+	pid_t pid;
+
+	ns_sync_child_side(s);
+	r->setns_err = setns(nsfd, CLONE_NEWPID) ? errno : 0;
+	if (r->setns_err) {
+		ns_sync_tell(s, true, NULL, 0);
+		_exit(0);
+	}
+	pid = fork();
+	if (pid == 0) {
+		r->q1_pid = getpid();
+		r->q1_ppid = getppid();
+		ns_sync_tell(s, true, NULL, 0);
+		ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS);
+		_exit(0);
+	}
+	r->q_fork_err = pid < 0 ? errno : 0;
+	if (pid < 0) {
+		ns_sync_tell(s, true, NULL, 0);
+		_exit(0);
+	}
+	_exit(ns_wait(pid, 2 * NS_WAIT_MS));
+}
+
+static int third_party_worker(void *arg)
+{
+	struct third_party_rec *r = arg;
+	struct ns_sync sp, sq;
+	pid_t p, q = -1;
+	int pidfd, nsfd = -1, rc = 0;
+
+	if (ns_sync_init(&sp) || ns_sync_init(&sq))
+		return child_fail("pipes: %m");
+	p = ns_clone(0);
+	if (p == 0)
+		creator(r, &sp);
+	if (p < 0)
+		return child_fail("fork: %m");
+	ns_sync_parent_side(&sp);
+	if (ns_sync_wait(&sp, false, NULL, 0, NS_WAIT_MS) || r->unshare_err) {
+		rc = child_fail("the creator's unshare(CLONE_NEWPID): %s",
+				strerror(r->unshare_err));
+		goto out;
+	}
+	pidfd = ns_pidfd_open(p);
+	if (pidfd < 0) {
+		rc = child_fail("pidfd_open: %m");
+		goto out;
+	}
+	/* PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE */
+	nsfd = ioctl(pidfd, NSC_PIDFD_GET_NS(6), 0);
+	r->ioctl_err = nsfd < 0 ? errno : 0;
+	close(pidfd);
+	if (nsfd >= 0) {
+		q = ns_clone(0);
+		if (q == 0)
+			third_party(r, &sq, nsfd);
+		if (q < 0) {
+			rc = child_fail("fork: %m");
+			goto out;
+		}
+		ns_sync_parent_side(&sq);
+		if (ns_sync_wait(&sq, false, NULL, 0, NS_WAIT_MS))
+			rc = child_fail("the third party did not report");
+	}
+out:
+	/* the creator forks its first child while the third party's stays */
+	ns_sync_tell(&sp, false, NULL, 0);
+	if (ns_wait(p, NS_WAIT_MS) && !rc)
+		rc = child_fail("the creator failed");
+	if (q > 0) {
+		ns_sync_tell(&sq, false, NULL, 0);
+		if (ns_wait(q, 3 * NS_WAIT_MS) && !rc)
+			rc = child_fail("the third party failed");
+	}
+	if (nsfd >= 0)
+		close(nsfd);
+	ns_sync_close(&sp);
+	ns_sync_close(&sq);
+	return rc;
+}
+
+/*
+ * The first child a process creates after unshare(CLONE_NEWPID) has PID 1 in the new namespace,
+ * even when a privileged third party took the namespace through its pidfd first
+ * (pid_namespaces(7): "the first child created by a process after a call to unshare(2) using the
+ * CLONE_NEWPID flag) has the PID 1").
+ *
+ * The namespace fd comes from the creator's pidfd (linux:5b08bd408534
+ * "pidfs: allow retrieval of namespace file descriptors", 6.11), which has
+ * no guard for a namespace without its init, unlike
+ * /proc/PID/ns/pid_for_children (ENOENT before the first child, 4.12-7.0;
+ * pidns_for_children_get()).  A third party with CAP_SYS_ADMIN over the
+ * namespace's owner (root, or the owner of the user namespace the test
+ * makes) gets it with PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE, joins it with
+ * setns() and forks: its child becomes PID 1, the namespace's init, with
+ * getppid() 0; the creator's first child then gets PID 2 with getppid() 0,
+ * against the page.  Both sides are reported
+ * exactly.  Seen on 6.18.44; no fix as of 7.3.4 (expectations).
+ */
+TEST(first_child_after_unshare_is_pid1_despite_a_third_party)
+{
+	struct third_party_rec *r = ns_shared_page(sizeof(*r));
+
+	NS_NEED_ADMIN_OR_USERNS();
+	NS_NEED(NS_F_PIDFD_GET_NS);
+	ASSERT_NE(NULL, r);
+	/* ENODATA: the step was not reached */
+	r->ioctl_err = r->setns_err = r->q_fork_err = r->p_fork_err = ENODATA;
+	ASSERT_EQ(0, ns_run_admin(0, third_party_worker, r));
+	TH_LOG("third party: PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE %s, setns %s, its child pid %d"
+	       " ppid %d; the creator's first child pid %d ppid %d",
+	       strerror(r->ioctl_err), strerror(r->setns_err), r->q1_pid, r->q1_ppid,
+	       r->p1_pid, r->p1_ppid);
+	if (!r->ioctl_err && !r->setns_err && !r->q_fork_err) {
+		/* the third party's child was the first in the namespace */
+		EXPECT_EQ(1, r->q1_pid);
+		EXPECT_EQ(0, r->q1_ppid);
+	}
+	ASSERT_EQ(0, r->p_fork_err) TH_LOG("the creator's fork: %s", strerror(r->p_fork_err));
+	EXPECT_EQ(1, r->p1_pid) TH_LOG("the creator's first child is pid %d (getppid() %d)",
+				       r->p1_pid, r->p1_ppid);
+	EXPECT_EQ(0, r->p1_ppid);
+}
+
 TEST_HARNESS_MAIN

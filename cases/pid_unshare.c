@@ -187,9 +187,16 @@ static int pfc_before_first_child(void)
  * namespaces(7): the link "gains a value only after the first child
  * process is created in the namespace (beforehand, readlink(2) of the
  * symbolic link will return an empty buffer)".  5.10-7.0 refuse it with
- * ENOENT instead of an empty buffer, the same on every release: asserted
- * (README).  From 7.1 the link resolves before the first child: a
- * deviation, in fixtures/data/expectations.
+ * ENOENT instead of an empty buffer (pidns_for_children_get() returns no
+ * namespace while it has no child_reaper, since 4.12): no value, as the page
+ * says, reported differently (README).  From 7.1 the link resolves before
+ * the first child: the child_reaper check is gone from
+ * pidns_for_children_get() (7.2.11 and 7.3.4 kernel/pid_namespace.c;
+ * 6.12.118 still has it), no commit or changelog names the change, and the
+ * nsfs handle path still refuses such a namespace (7.3.4 fs/nsfs.c).  A
+ * regression against the page until a commit says otherwise, in
+ * fixtures/data/expectations; it also opens the /proc path to the hole of
+ * pid_pidfs/first_child_after_unshare_is_pid1_despite_a_third_party.
  */
 TEST_F(pidns, pid_for_children_before_first_child_enoent)
 {

@@ -396,23 +396,68 @@ static int shares_time_ns_then_reap(struct ns_sync *s, pid_t pid)
 }
 
 /*
- * Legacy clone() reads CLONE_NEWTIME's bit 0x80 as part of the termination signal: the child stays
- * in our time namespace (clone(2)).
+ * Whether legacy clone() checks its termination signal: 1 when clone() with
+ * signal 65 (_NSIG + 1, no other flag) fails with EINVAL (7.1+), 0 when it
+ * makes the child (5.10-7.0); -1, logged, on anything else.
+ *
+ * 7.1 moved valid_signal(exit_signal) from clone3's argument copy into
+ * kernel_clone(), so legacy clone() refuses what clone3() always refused
+ * (7.3.4 kernel/fork.c:2778; 6.12.118 checks in clone3's copy only, and its
+ * kernel_clone() comment "args->exit_signal is expected to be checked for
+ * sanity by the caller" is gone in 7.3.4).  Input validation moved on
+ * purpose, not a regression (commit not identified: no 7.0/7.1 source or
+ * history in reach); clone(2) documents no EINVAL for a bad termination
+ * signal (a documentation finding, README).
+ */
+static int legacy_clone_checks_signal(void)
+{
+	pid_t pid = syscall(SYS_clone, 65UL, NULL, NULL, NULL, NULL);
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0) {
+		fprintf(stderr, "# generation: 5.10-7.0 (legacy clone() takes signal 65)\n");
+		return ns_wait(pid, NS_WAIT_MS) ? -1 : 0;
+	}
+	if (errno == EINVAL) {
+		fprintf(stderr, "# generation: 7.1+ (legacy clone() refuses signal 65)\n");
+		return 1;
+	}
+	fprintf(stderr, "# legacy clone() with termination signal 65: %m\n");
+	return -1;
+}
+
+/*
+ * Legacy clone() reads CLONE_NEWTIME's bit 0x80 as part of the termination signal and never
+ * makes a time namespace: the child stays in ours (5.10-7.0), or the call fails with EINVAL
+ * (7.1+), termination signal 0x91 being above _NSIG (clone(2)).
  *
  * clone(2) reads the low byte of legacy clone()'s flags as the child's
- * termination signal, so CLONE_NEWTIME (0x80) cannot reach it: with
- * SIGCHLD the child is made with termination signal 0x91 in the parent's
- * time namespace (5.10-7.0).  7.1 refuses the call with EINVAL, which
- * clone(2) does not document for clone(): a deviation, in
- * fixtures/data/expectations.
+ * termination signal, so CLONE_NEWTIME (0x80) cannot reach it; with SIGCHLD
+ * that is signal 0x91.  Which of the two the kernel does comes from
+ * legacy_clone_checks_signal() (signal 65, without bit 0x80), and the test
+ * asserts it exactly.
  */
 TEST_F(clone_time, legacy_clone_newtime_bit_is_exit_signal)
 {
-	pid_t pid = syscall(SYS_clone, CLONE_NEWTIME | self->extra | SIGCHLD, NULL, NULL, NULL,
-			    NULL);
+	int checks = legacy_clone_checks_signal();
+	pid_t pid;
 
+	ASSERT_LE(0, checks);
+	pid = syscall(SYS_clone, CLONE_NEWTIME | self->extra | SIGCHLD, NULL, NULL, NULL, NULL);
 	if (pid == 0)
 		park(&self->s);
+	if (checks) {
+		int err = errno;
+
+		EXPECT_EQ(-1, pid) TH_LOG("legacy clone() made a child with signal 0x91");
+		if (pid > 0)
+			shares_time_ns_then_reap(&self->s, pid);
+		else
+			EXPECT_EQ(EINVAL, err) TH_LOG("legacy clone with bit 0x80: %s",
+						      strerror(err));
+		return;
+	}
 	ASSERT_LT(0, pid) TH_LOG("legacy clone with bit 0x80: %m");
 	EXPECT_EQ(1, shares_time_ns_then_reap(&self->s, pid))
 		TH_LOG("legacy clone() carried CLONE_NEWTIME");
