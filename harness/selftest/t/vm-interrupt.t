@@ -23,13 +23,16 @@ done
 ka=$("$kernel" fetch "$scratch/a/bzImage") kb=$("$kernel" fetch "$scratch/b/bzImage")
 ka=${ka##*/} kb=${kb##*/}
 # m OPTION...: the run (exec: a background m is harness/matrix itself).
-m() { exec "$matrix" --accel tcg --jobs 2 --case "$top/build/cases/uts" \
-	--case "$top/build/cases/ipc" "$@" "$scratch/a/bzImage" "$scratch/b/bzImage"; }
+m() {
+	exec "$matrix" --accel tcg --jobs 2 --case "$top/build/cases/uts" \
+		--case "$top/build/cases/ipc" "$@" "$scratch/a/bzImage" "$scratch/b/bzImage"
+}
 # started_and_done: both guests started, and a's guest sent its last line.
 started_and_done() {
 	for t in $(seq 200); do
 		[ "$(grep -c '^start ' "$scratch/qemu.log" 2>/dev/null)" = 2 ] &&
-			grep -qs '^@@nsconform done' "$TMPDIR"/nsconform-matrix.*/job0/stream && return 0
+			grep -qs '^@@nsconform done' "$TMPDIR"/nsconform-matrix.*/job0/stream &&
+			return 0
 		sleep 0.2
 	done
 	return 1
