@@ -33,7 +33,8 @@ mkdir -p "$TMPDIR"
 is "the bisection runs" $? 0
 like "each boot says its step, release and boot" "$scratch/out" \
 	'^harness/bisect: step 1 of ~4: 7\.2\.6\+deb13, boot 1 of 2$'
-like "the second boot too" "$scratch/out" '^harness/bisect: step 1 of ~4: 7\.2\.6\+deb13, boot 2 of 2'
+like "the second boot too" "$scratch/out" \
+	'^harness/bisect: step 1 of ~4: 7\.2\.6\+deb13, boot 2 of 2'
 like "later boots give an estimate" "$scratch/out" \
 	'^harness/bisect: step 2 of ~4: 7\.2\.13\+deb14, boot 1 of 2, about [0-9]+ min left$'
 is "4 steps as announced" "$(grep -c 'boot 1 of 2' "$scratch/out")" 4
@@ -49,7 +50,8 @@ wait "$pid"
 is "interrupted: exit 130" $? 130
 check "the boot under way is stopped" sh -c '! pgrep -f "sleep 351[7]" > /dev/null'
 like "it says what is known" "$scratch/out" '^  7\.2\.13\+deb14: good$'
+r1='7\.2\.6\+deb13' r2='7\.2\.13\+deb14'
 like "and how to go on" "$scratch/out" \
-	"^harness/bisect: to go on: harness/bisect --from 7\.2\.6\+deb13 --to 7\.2\.13\+deb14 $case_\$"
+	"^harness/bisect: to go on: harness/bisect --from $r1 --to $r2 $case_\$"
 is "no temporary folder is left" "$(ls -A "$TMPDIR")" ""
 done_testing
