@@ -4,9 +4,10 @@
 # or SIGINT to its process group (Ctrl-C): every guest stops, a guest that
 # completed keeps its results, no temporary file stays, and the run says
 # how to go on; --resume keeps the complete kernels, runs the others and
-# gives what an uninterrupted run gives.  The watchdog is sized in minutes.
+# gives what an uninterrupted run gives.  A heartbeat while a guest runs;
+# the watchdog is sized in minutes.
 . "$(dirname "$0")/../lib.sh"
-plan 23
+plan 24
 matrix=$top/harness/matrix
 kernel=$top/harness/kernel
 export NSCONFORM_QEMU="$top/harness/selftest/fake-qemu" FAKE_QEMU_LOG="$scratch/qemu.log"
@@ -72,8 +73,11 @@ is "no temporary file is left" "$(ls -A "$TMPDIR")" ""
 
 # The same run uninterrupted: the same results, timings aside (and QEMU's
 # exit status: a's guest, stopped after its last line, exited 143).
-(m --results "$scratch/r" --run-id u) > "$scratch/out" 2>&1
+(FAKE_QEMU_DELAY=1 NSCONFORM_HEARTBEAT=1 m --results "$scratch/r" --run-id u) \
+	> "$scratch/out" 2>&1
 is "the uninterrupted run: exit 0" $? 0
+like "a heartbeat while a guest runs: time, binaries done of all, the running one" \
+	"$scratch/out" "^nsconform: \[[12]/2\] $ka: [0-9]+ s, [0-3]/4 case binaries done \(running "
 norm() {
 	"$top/harness/report" --format json "$scratch/r/$1" | perl -MJSON::PP -e '
 	my $run = shift;
