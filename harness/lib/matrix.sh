@@ -1,7 +1,8 @@
 # harness/lib/matrix.sh - the run folder and the guests of harness/matrix:
-# --resume (the arguments a run saved), which kernels of a run are
-# complete, the heartbeat of a running guest, why a guest died.  Sourced
-# by harness/matrix after its settings; uses its variables.
+# --resume (the arguments a run saved), the kernels named (resolved before
+# anything boots), which kernels of a run are complete, a kernel's folder
+# finished in one rename (or as an error), the heartbeat of a running
+# guest, and the interrupt.  Sourced by harness/matrix; uses its variables.
 
 # --resume RUN: the options and kernels saved in RUN/.matrix-args when the
 # run started, then --jobs/--quiet/--results given now.
@@ -69,27 +70,6 @@ heartbeat() {
 	progress "$i" "$abi: ${el} s, ${n:-0}/$all case binaries done$cur$left"
 }
 
-# crashed: why the guest died, or nothing.
-crashed() {
-	local crash hello done_
-	hello=$(frame "$kd" hello_ms) done_=$(frame "$kd" done_ms)
-	local re='Kernel panic - not syncing.*|kernel BUG at.*|BUG: .*|Oops: .*'
-	re+='|general protection fault.*|INFO: task .* blocked for more than [0-9]+ seconds'
-	crash=$(grep -E -m1 -o "$re" "$kd/klog" "$kd/dmesg" 2>/dev/null | head -n 1 |
-		sed 's/^[^:]*://')
-	if [ $qrc = 124 ] || [ $qrc = 137 ]; then
-		crash="watchdog: guest did not finish within $watchdog s${crash:+ ($crash)}"
-	elif [ -z "$hello" ] && [ -z "$crash" ]; then
-		crash="guest runner never started"
-		crash+=" (QEMU exit $qrc: $(grep -v '^$' "$jw/qemu.out" | tail -n 1))"
-	elif [ -z "$done_" ] && [ -z "$crash" ]; then
-		crash="guest stopped before the end (QEMU exit $qrc)"
-	fi
-	[ -z "$hello" ] && [ -n "$crash" ] &&
-		crash="$crash; the guest runner never started from the initramfs"
-	echo "$crash"
-}
-
 # resolve_kernels KERNEL...: sets specs, every kernel named (all and
 # SERIES:all expanded) once; an unknown kernel, or one named twice, is one
 # error line each, then exit 2 before anything is fetched or booted.
@@ -145,4 +125,64 @@ save_args() {
 	done
 	printf -- '--\0'
 	printf '%s\0' "${specs[@]}"
+}
+
+# finish DIR STATUS LINE: DIR (built in the job's folder) becomes the
+# kernel's folder of the run, in one rename; STATUS<TAB>LINE is its summary.
+finish() {
+	local dir=$1 name=${1##*/}
+	printf '%s\t%s\n' "$2" "$3" > "$dir/.status"
+	rm -rf "${rundir:?}/$name"
+	mv "$dir" "$rundir/$name" ||
+		{ echo "error	cannot move $name into $rundir" > "$jw/status"; return; }
+	printf '%s\t%s\n' "$2" "$3" > "$jw/status"
+}
+
+# error_out NAME STAGE MESSAGE...: a kernel that could not be run.  STAGE:
+# fetch, config, initramfs or boot (harness/RESULTS.md).
+error_out() {
+	local name=$1 stage=$2 dir
+	shift 2
+	dir=$jw/k/$name
+	mkdir -p "$dir"
+	[ -f "$dir/meta" ] || {
+		echo "kernel=$name"
+		echo "where=qemu"
+		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "passes=$passes"
+		echo "asked=$spec"
+	} > "$dir/meta"
+	{
+		echo "status=error"
+		echo "error_stage=$stage"
+		echo "error=$*"
+	} >> "$dir/meta"
+	local what=
+	case "$stage" in
+	fetch) what="could not be fetched" ;;
+	config) what="its config cannot boot the guest" ;;
+	initramfs) what="its guest initramfs could not be built" ;;
+	esac
+	progress "$i" "$spec: ERROR: $what (the reason is in the summary at the end)"
+	finish "$dir" error "$*"
+}
+
+# Stop the guests, let every job finish a guest that completed, say how to
+# go on; the EXIT trap removes the temporary files.
+on_signal() {
+	trap 'exit 130' INT TERM HUP	# a second interrupt does not wait
+	interrupted=1
+	: > "$work/stop"
+	echo "nsconform: interrupted: stopping the guests" >&2
+	[ -z "$fg_pid" ] || kill -TERM "$fg_pid" 2>/dev/null
+	guest_stop_all "$work"
+	for p in $(jobs -p); do kill -TERM "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	local n=0 i
+	for i in "${!specs[@]}"; do [ -n "$(complete "${specs[$i]}")" ] && n=$((n + 1)); done
+	echo "nsconform: run $run_id interrupted: $n of ${#specs[@]} kernel(s) complete" \
+		"in ${rundir#"$top"/}" >&2
+	echo "nsconform: to go on: harness/matrix --resume ${rundir#"$top"/}" \
+		"(make matrix RESUME=$run_id)" >&2
+	exit 130
 }
