@@ -151,6 +151,9 @@ error_out() {
 		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "passes=$passes"
 		echo "asked=$spec"
+		# What is known of a kernel that was fetched (as write_meta_vm).
+		[ "$kdir" = - ] || sed -n 's/^\(abi\|version\|layout\|packages\|source\)=/kernel_\1=/p
+			s/^\(image\|config\)=/kernel_\1=/p' "$kdir/SOURCE" 2>/dev/null
 	} > "$dir/meta"
 	{
 		echo "status=error"
