@@ -87,6 +87,7 @@ help:
 	@echo "  make kernel K=6.12             fetch one kernel into the cache"
 	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
 	@echo "  make matrix KERNELS=all        the newest release of every series (7.2:all: every 7.2 release)"
+	@echo "  make matrix RESUME=RUN-ID      finish an interrupted matrix run (the kernels it completed are kept)"
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
@@ -169,10 +170,17 @@ kernels:
 kernel:
 	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/kernel fetch $(K)
 
+# RESUME=RUN-ID: finish an interrupted matrix run (harness/matrix --resume).
+RESUME ?=
+ifneq ($(filter matrix,$(MAKECMDGOALS)),)
+ifeq ($(strip $(KERNELS)$(RESUME)),)
+$(error KERNELS is empty: name the kernels to boot, e.g. make matrix KERNELS="6.1 6.12" (make kernels lists them))
+endif
+endif
 matrix: deps
 	@$(MAKE) --no-print-directory build
-	@ks=$$(harness/kernel expand $(KERNELS)) && echo "kernels: "$$ks && \
-	MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) $(RUN_ARGS) $$ks
+	@MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) \
+		$(if $(RESUME),--resume $(RESUME)) $(RUN_ARGS) $(if $(RESUME),,$(KERNELS))
 
 # Bisect across Debian releases: CASE=binary/test and SERIES=7.2 (every
 # release of it) or FROM=... TO=... (two releases of one series).

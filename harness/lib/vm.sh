@@ -97,3 +97,47 @@ demux() {
 
 # frame KDIR KEY: a value demux found.
 frame() { sed -n "s/^$2=//p" "$1/.frames" | head -n 1; }
+
+# guest_start PIDFILE WATCHDOG OUT: start the guest of qcmd in the
+# background under timeout(1), which makes itself a process group of its
+# own (so a Ctrl-C or a TERM to our group does not reach QEMU); its pid,
+# that group's id, goes to PIDFILE and to guest_pid.
+guest_start() {
+	timeout -k 5 "$2" "${qcmd[@]}" > "$3" 2>&1 < /dev/null &
+	guest_pid=$!
+	echo "$guest_pid" > "$1"
+}
+
+# guest_running PID: whether that guest's timeout process still runs (a
+# zombie has ended: its status waits for wait).  Built-ins only.
+guest_running() {
+	local _a _b st
+	{ read -r _a _b st _ < "/proc/$1/stat"; } 2>/dev/null || return 1
+	[ "$st" != Z ]
+}
+
+# guest_stop PID [SIGNAL]: stop a guest started by guest_start, QEMU and
+# its timeout together (the whole process group).
+guest_stop() {
+	kill -"${2:-TERM}" -- "-$1" 2>/dev/null || kill -"${2:-TERM}" "$1" 2>/dev/null
+}
+
+# guest_stop_all DIR...: stop every guest whose pid is in DIR/*/qemu.pid,
+# then make sure they are gone (KILL after 5 s).
+guest_stop_all() {
+	local p pids= d t
+	for d; do
+		for p in "$d"/*/qemu.pid; do
+			[ -s "$p" ] || continue
+			pids="$pids $(cat "$p")"
+		done
+	done
+	[ -n "$pids" ] || return 0
+	for p in $pids; do guest_stop "$p"; done
+	for t in $(seq 50); do
+		for p in $pids; do guest_running "$p" && break; p=; done
+		[ -z "$p" ] && return 0
+		sleep 0.1
+	done
+	for p in $pids; do guest_stop "$p" KILL; done
+}

@@ -53,9 +53,9 @@ like "truncated kernel image: named" "$scratch/err" \
 	'is a truncated kernel image \(2000000 of [0-9]+ bytes\)'
 "$matrix" --quiet --results "$scratch/r" --run-id bad --case "$top/build/cases/uts" /etc/passwd \
 	> "$scratch/out" 2>&1
-is "matrix with a non-kernel: exit 1" $? 1
-like "matrix with a non-kernel: one ERROR line" "$scratch/out" \
-	'^nsconform: /etc/passwd: ERROR: .*not a kernel image'
+is "matrix with a non-kernel: exit 2 (before anything boots)" $? 2
+like "matrix with a non-kernel: one error line" "$scratch/out" \
+	'^harness/matrix: /etc/passwd is not a kernel image'
 
 # A kernel without initramfs support (a self-built one, K=/path/bzImage).
 mkdir -p "$scratch/tree"
