@@ -152,8 +152,9 @@ error_out() {
 		echo "passes=$passes"
 		echo "asked=$spec"
 		# What is known of a kernel that was fetched (as write_meta_vm).
-		[ "$kdir" = - ] || sed -n 's/^\(abi\|version\|layout\|packages\|source\)=/kernel_\1=/p
-			s/^\(image\|config\)=/kernel_\1=/p' "$kdir/SOURCE" 2>/dev/null
+		[ "$kdir" = - ] ||
+			sed -n 's/^\(abi\|version\|layout\|packages\|source\)=/kernel_\1=/p
+				s/^\(image\|config\)=/kernel_\1=/p' "$kdir/SOURCE" 2>/dev/null
 	} > "$dir/meta"
 	{
 		echo "status=error"

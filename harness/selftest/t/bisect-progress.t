@@ -51,7 +51,8 @@ is "interrupted: exit 130" $? 130
 check "the boot under way is stopped" sh -c '! pgrep -f "sleep 351[7]" > /dev/null'
 like "it says what is known" "$scratch/out" '^  7\.2\.13\+deb14: good$'
 r1='7\.2\.6\+deb13' r2='7\.2\.13\+deb14'
+full='mnt_propagation/prop\.unbindable_bind_fails_einval'	# the name as bisect resolved it
 like "and how to go on" "$scratch/out" \
-	"^harness/bisect: to go on: harness/bisect --from $r1 --to $r2 $case_\$"
+	"^harness/bisect: to go on: harness/bisect --from $r1 --to $r2 $full\$"
 is "no temporary folder is left" "$(ls -A "$TMPDIR")" ""
 done_testing

@@ -38,6 +38,9 @@ sub painted {
 }
 
 our $WIDTH = 100;	# the text report fits this many columns
+# Set when failures() follows summary() in one report: the reason a kernel
+# could not be run is said once, in the list of what is wrong.
+our $errors_below = 0;
 
 # A line wrapped to $WIDTH, continuation lines indented by $indent more.
 sub wrapped {
@@ -230,7 +233,8 @@ sub summary {
 	my %done;
 	for my $c (@$cols) {
 		if (defined $c->{error}) {
-			out(wrapped("nsconform report: $c->{kernel}: ERROR: $c->{error}"))
+			my $why = $errors_below ? "could not be run (why: below)" : $c->{error};
+			out(wrapped("nsconform report: $c->{kernel}: ERROR: $why"))
 			    unless $done{"$c->{dir}\0$c->{error}"}++;
 			next;
 		}
