@@ -295,7 +295,7 @@ like "--help documents compare" "$scratch/help" '--baseline OLD'
 # The CI definitions parse and name only make targets that exist.
 check "ci/*.yml: valid, only existing make targets" \
 	"$top/harness/report-cilint" "$top/ci/github-actions.yml" "$top/ci/gitlab-ci.yml"
-sed 's/make selftest/make no-such-target/' "$top/ci/gitlab-ci.yml" > "$scratch/bad-ci.yml"
+sed 's/make check/make no-such-target/' "$top/ci/gitlab-ci.yml" > "$scratch/bad-ci.yml"
 "$top/harness/report-cilint" "$scratch/bad-ci.yml" > "$scratch/lint" 2>&1
 like "ci lint: names an unknown make target" "$scratch/lint" 'make no-such-target: no such target'
 printf 'jobs:\n  a: [\n' > "$scratch/broken.yml"
