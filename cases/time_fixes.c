@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Regression tests for time-namespace fixes that Debian's kernels ship
- * (issue 27, item 2; the rows of fixtures/fixes.tsv whose test names this
+ * (issue 27, item 2; the rows of fixtures/data/fixes.tsv whose test names this
  * binary).  Each test gives the fixed kernel's answer for the input that
  * tells it from the last kernel without the fix, and the answer for an
  * input the fix leaves alone, so both sides are seen.
