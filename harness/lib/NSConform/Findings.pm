@@ -1,0 +1,445 @@
+# NSConform::Findings - the sweep of every Debian release (harness/sweep)
+# and what fixtures/expectations makes of it: the compact sweep summary
+# (fixtures/sweep-summary), the kernel set of each entry generated from it,
+# the check that entries and sweep agree, and the README findings list.
+package NSConform::Findings;
+use strict;
+use warnings;
+use NSConform::Util;
+use NSConform::Results;
+use NSConform::Expect;
+use NSConform::Model;
+use Exporter qw(import);
+our @EXPORT = qw(summarize read_summary check_findings write_kernels readme_findings
+		 observed generated_range);
+
+# One character per result in the summary's rows.
+my %CHAR = (pass => '.', xfail => 'x', skip => 's', fail => 'F', health => 'H',
+	    timeout => 'T', crash => 'C', error => 'E', notrun => 'N', missing => '-');
+my %STATUS_OF = reverse %CHAR;
+# Results an entry of each STATUS is seen in (not run is no observation).
+my %HIT = (fail => qr/[FHTCE]/, timeout => qr/T/, crash => qr/C/, health => qr/H/,
+	   skip => qr/s/);
+my $BADCHARS = qr/[FHTCE]/;
+
+sub series_of { my @v = upstream_version(@_); return @v ? "$v[0].$v[1]" : '?'; }
+sub up_of {
+	my @v = upstream_version(@_);
+	return '' unless @v;
+	return defined $v[2] ? "$v[0].$v[1].$v[2]" : "$v[0].$v[1]";
+}
+
+# ------------------------------------------------------------ the summary
+
+# The summary of the results folder DIR (one kernel folder per release):
+# RELEASES (ABIs, in sweep order; default every kernel folder), BINARIES
+# ("name@hash" of the swept case binaries), REVISION of the suite.
+sub summarize {
+	my ($dir, $releases, $binaries, $revision) = @_;
+	my @cols = load_folder($dir);
+	NSConform::Model::resolve_not_run(\@cols);
+	my %by;	# release -> pass -> column
+	for my $c (@cols) { $by{$c->{kernel}}{$c->{pass}} = $c; }
+	my @rel = @{$releases // []};
+	@rel = keys %by unless @rel;
+	# Oldest first: by upstream version (the package's where known), then the
+	# Debian version, then the ABI.
+	my %key;
+	for my $r (@rel) {
+		my ($c) = values %{$by{$r} // {}};
+		my $kv = $c ? $c->{meta}{kernel_version} : undef;
+		my @v = upstream_version($r, $kv);
+		$key{$r} = sprintf('%05d.%05d.%05d ', map { $_ // 0 } @v[0 .. 2]) . ($kv // '')
+		    . " $r";
+	}
+	@rel = sort { $key{$a} cmp $key{$b} } @rel;
+	my (%tests, @lines);
+	for my $c (@cols) { $tests{$c->{pass}}{$_} = 1 for keys %{$c->{results}}; }
+	push @lines, "# nsconform sweep summary, written by harness/sweep (harness/findings",
+	    "# --summarize), read by harness/findings (make findings, make test).",
+	    "# suite: the revision the case binaries were built from; binary: name and the",
+	    "# first 16 hex digits of its SHA-256 (the sweep's cache key); release: ABI,",
+	    "# Debian package version, upstream version, guest status (missing: not swept).",
+	    "# row: PASS TEST and one character per release in the order above, a blank",
+	    "# between series: . pass  s skip  x xfail  F fail  H kernel health  T timeout",
+	    "# C crash  E error  N not run  - no result.  A test that passed on every release",
+	    "# has no row.",
+	    "suite $revision";
+	push @lines, map { my ($n, $h) = split /@/, $_; "binary $n $h" } @{$binaries // []};
+	my @series;
+	for my $r (@rel) {
+		my ($c) = values %{$by{$r} // {}};
+		my $meta = $c ? $c->{meta} : {};
+		my $ver = $meta->{kernel_version} || '-';
+		my $st = !$c ? 'missing' : $meta->{status} || 'passed';
+		push @lines, "release $r $ver " . (up_of($r, $meta->{kernel_version}) || '-')
+		    . " $st";
+		push @series, series_of($r, $meta->{kernel_version});
+	}
+	for my $pass (sort { NSConform::Results::pass_order($a, $b) } keys %tests) {
+		for my $id (sort keys %{$tests{$pass}}) {
+			my $row = '';
+			for my $i (0 .. $#rel) {
+				$row .= ' ' if $i && $series[$i] ne $series[$i - 1];
+				my $c = $by{$rel[$i]}{$pass};
+				my $res = $c ? $c->{results}{$id} : undef;
+				$row .= $CHAR{$res ? $res->{status} : 'missing'} // '?';
+			}
+			next if $row !~ /[^. -]/;
+			push @lines, "row $pass $id $row";
+		}
+	}
+	return join("\n", @lines) . "\n";
+}
+
+# {releases => [{abi, version, up, series, status}], rows => [{pass, test, v}],
+#  suite, binaries => {name => hash}}
+sub read_summary {
+	my ($file) = @_;
+	my $s = slurp($file) // fatal("$file: cannot read: $!");
+	my %sum = (releases => [], rows => [], binaries => {}, suite => '', file => $file);
+	my $n = 0;
+	for my $line (split /\n/, $s) {
+		$n++;
+		next if $line =~ /^\s*(#|$)/;
+		my ($kw, @f) = split ' ', $line;
+		if ($kw eq 'suite') { $sum{suite} = $f[0] // ''; }
+		elsif ($kw eq 'binary') { $sum{binaries}{$f[0]} = $f[1]; }
+		elsif ($kw eq 'release') {
+			my ($abi, $ver, $up, $st) = @f;
+			fatal("$file:$n: want release ABI VERSION UPSTREAM STATUS")
+			    unless defined $st;
+			my $kv = $ver eq '-' ? undef : $ver;
+			push @{$sum{releases}}, {
+				abi => $abi, version => $kv, up => $up, status => $st,
+				series => series_of($abi, $kv),
+				col => {kernel => $abi, meta => {kernel_version => $kv}}};
+		} elsif ($kw eq 'row') {
+			my ($pass, $test, @v) = @f;
+			my $v = join '', @v;
+			fatal("$file:$n: the row has " . length($v) . " results for "
+			      . @{$sum{releases}} . " releases")
+			    unless length($v) == @{$sum{releases}};
+			push @{$sum{rows}}, {pass => $pass, test => $test, v => $v};
+		} else {
+			fatal("$file:$n: unknown line '$kw' (suite, binary, release or row)");
+		}
+	}
+	fatal("$file: no release lines") unless @{$sum{releases}};
+	return \%sum;
+}
+
+# ------------------------------------------------------------ entries
+
+sub passes_of { return $_[0]{pass} eq '*' ? ('root', 'user') : ($_[0]{pass}); }
+
+# What the sweep saw of entry E (or a group of entries with one case, pass
+# and status): per release index, 'bad' (a result of E's status), 'unknown'
+# (not run, no result) or 'good'; and the rows it matched.
+sub observed {
+	my ($sum, $e) = @_;
+	my $hit = $HIT{$e->{status}} // $BADCHARS;
+	my %pass = map { $_ => 1 } passes_of($e);
+	my @rows = grep { $pass{$_->{pass}} && $_->{test} =~ $e->{re} } @{$sum->{rows}};
+	my @st;
+	# A binary the sweep did not run tells nothing.
+	my ($bin) = split m{/}, $e->{case};
+	if (%{$sum->{binaries}} && $bin !~ /[*?]/ && !exists $sum->{binaries}{$bin}) {
+		return ([map { 'unknown' } @{$sum->{releases}}], []);
+	}
+	for my $i (0 .. $#{$sum->{releases}}) {
+		my @c = map { substr($_->{v}, $i, 1) } @rows;
+		$st[$i] = (grep { $_ =~ $hit } @c) ? 'bad'
+			: $sum->{releases}[$i]{status} eq 'missing' ? 'unknown'
+			: (grep { /[N-]/ } @c) ? 'unknown' : 'good';
+	}
+	return (\@st, \@rows);
+}
+
+sub adjacent {
+	my ($a, $b) = @_;
+	my ($am, $an) = split /\./, $a;
+	my ($bm, $bn) = split /\./, $b;
+	# Linux's major versions have ended at .19 or .20 (5.19, then 6.0).
+	return ($am == $bm && $bn == $an + 1) || ($bm == $am + 1 && $bn == 0 && $an >= 19);
+}
+
+# The KERNELS of the bad releases of STATES (observed()): per series, the
+# runs of bad releases (releases without an observation are passed over),
+# first bad .. last bad, the series itself as a bound where the run starts
+# at the series' first or ends at its newest observed release; runs that
+# end and start adjacent whole series (6.16, 6.17) are joined.  Also the
+# notes: per run, the exact releases (first bad, last bad, first good).
+sub generated_range {
+	my ($sum, $st) = @_;
+	my $rel = $sum->{releases};
+	my (@order, %idx);
+	for my $i (0 .. $#$rel) {
+		my $s = $rel->[$i]{series};
+		push @order, $s unless $idx{$s};
+		push @{$idx{$s}}, $i if $st->[$i] ne 'unknown';
+	}
+	my (@segs, @notes);
+	for my $s (@order) {
+		my @k = @{$idx{$s} // []};
+		my $j = 0;
+		while ($j < @k) {
+			if ($st->[$k[$j]] ne 'bad') { $j++; next; }
+			my $a = $j;
+			$j++ while $j + 1 < @k && $st->[$k[$j + 1]] eq 'bad';
+			my ($fi, $li) = ($k[$a], $k[$j]);
+			# A good release of the same upstream version as a bad one
+			# cannot be told apart by a range: the bound stays on the bad.
+			my $lo = $a == 0 ? $s : $rel->[$fi]{up};
+			my $hi = $j == $#k ? $s : $rel->[$li]{up};
+			push @segs, {series => $s, lo => $lo, hi => $hi,
+				     open_lo => $a == 0, open_hi => $j == $#k};
+			my $good = $j < $#k ? $rel->[$k[$j + 1]]{abi} : undef;
+			my $before = $a > 0 ? $rel->[$k[$a - 1]]{abi} : undef;
+			push @notes, "$s: " . ($fi == $li ? "bad $rel->[$fi]{abi}"
+				: "first bad $rel->[$fi]{abi}, last bad $rel->[$li]{abi}")
+			    . ($before ? ", last good before $before" : '')
+			    . ($good ? ", first good $good" : ", no good release after it");
+			$j++;
+		}
+	}
+	my @merged;
+	for my $g (@segs) {
+		my $p = $merged[-1];
+		if ($p && $p->{open_hi} && $g->{open_lo} && adjacent($p->{last}, $g->{series})) {
+			@$p{qw(hi open_hi last)} = ($g->{hi}, $g->{open_hi}, $g->{series});
+		} else {
+			push @merged, {%$g, last => $g->{series}};
+		}
+	}
+	my $range = join ',', map { $_->{lo} eq $_->{hi} ? $_->{lo} : "$_->{lo}..$_->{hi}" }
+			  @merged;
+	return ($range, \@notes);
+}
+
+# The entries of FILE's text with the `#@` and `#!` comments above each.
+sub annotate {
+	my ($text, $exps) = @_;
+	my @lines = split /\n/, $text, -1;
+	for my $e (@$exps) {
+		my $i = $e->{line} - 2;
+		while ($i >= 0 && $lines[$i] =~ /^#[@!]/) {
+			$e->{unswept} = $1 if $lines[$i] =~ /^#!\s*unswept\b\s*(.*)/;
+			$i--;
+		}
+	}
+}
+
+# Entries grouped by status, class-free identity (case and pass): the sweep
+# is compared with the union of their KERNELS.
+sub groups {
+	my ($exps) = @_;
+	my (%g, @order);
+	for my $e (grep { $_->{status} ne 'doc' } @$exps) {
+		my $k = "$e->{status} $e->{pass} $e->{case}";
+		push @order, $k unless $g{$k};
+		push @{$g{$k}}, $e;
+	}
+	return map { $g{$_} } @order;
+}
+
+sub in_any {
+	my ($col, @es) = @_;
+	for my $e (@es) { return 1 if in_range($col, $e); }
+	return 0;
+}
+
+sub list_releases {
+	my ($sum, @i) = @_;
+	my @a = map { $sum->{releases}[$_]{abi} } @i;
+	return join(', ', @a > 8 ? (@a[0 .. 7], '... (' . (@a - 8) . ' more)') : @a);
+}
+
+# The problems of EXPS against the summary SUM: one message each.
+sub check_findings {
+	my ($sum, $exps, $file) = @_;
+	my @err;
+	annotate(slurp($file) // '', $exps);
+	my $rel = $sum->{releases};
+	for my $g (groups($exps)) {
+		my $e = $g->[0];
+		next if $e->{unswept};
+		my ($st) = observed($sum, $e);
+		next unless grep { $_ ne 'unknown' } @$st;	# not swept
+		my (@extra, @miss);
+		for my $i (0 .. $#$rel) {
+			my $in = in_any($rel->[$i]{col}, @$g);
+			push @extra, $i if $in && $st->[$i] eq 'good';
+			push @miss, $i if !$in && $st->[$i] eq 'bad';
+		}
+		my ($want) = generated_range($sum, $st);
+		my $where = join(', ', map { $_->{where} } @$g);
+		my $what = "$e->{case} ($e->{pass} pass)";
+		for my $x (@$g) {
+			my $hits = grep { $st->[$_] eq 'bad' && in_range($rel->[$_]{col}, $x) }
+				   0 .. $#$rel;
+			push @err, "$x->{where}: dead: $what matches only passing, SKIP or not-run"
+			    . " results of the sweep in $x->{range}" unless $hits;
+		}
+		next unless @extra || @miss;
+		push @err, "$where: $what: KERNELS " . join(',', map { $_->{range} } @$g)
+		    . " disagrees with the sweep"
+		    . (@extra ? "; covers releases that pass: " . list_releases($sum, @extra) : '')
+		    . (@miss ? "; misses failing releases: " . list_releases($sum, @miss) : '')
+		    . "; the sweep says: " . (length $want ? $want : 'no failure at all');
+	}
+	# Failures no entry covers.
+	my %unc;
+	for my $row (@{$sum->{rows}}) {
+		for my $i (0 .. $#$rel) {
+			my $c = substr($row->{v}, $i, 1);
+			next unless $c =~ $BADCHARS;
+			my $status = $STATUS_OF{$c};
+			my $col = {%{$rel->[$i]{col}}, pass => $row->{pass}};
+			next if grep {
+				$_->{status} ne 'doc'
+				    && ($_->{pass} eq '*' || $_->{pass} eq $row->{pass})
+				    && $row->{test} =~ $_->{re} && in_range($col, $_)
+				    && ($_->{status} eq 'fail' || $_->{status} eq $status)
+			} @$exps;
+			push @{$unc{"$row->{pass} $row->{test}"}}, $i;
+		}
+	}
+	for my $k (sort keys %unc) {
+		push @err, "uncovered failure: $k on " . list_releases($sum, @{$unc{$k}})
+		    . " (no entry in $file covers it)";
+	}
+	return @err;
+}
+
+# ------------------------------------------------------------ --write
+
+# Rewrite FILE: each group's first entry gets the KERNELS the sweep says
+# and `#@` lines with the exact releases; its other entries go (one entry
+# per finding).  Entries the sweep never saw fail are left as they are.
+sub write_kernels {
+	my ($sum, $exps, $file) = @_;
+	my $text = slurp($file) // fatal("$file: cannot read: $!");
+	annotate($text, $exps);
+	my @lines = split /\n/, $text, -1;
+	my (%drop, %set, %notes, @msg);
+	for my $g (groups($exps)) {
+		my $e = $g->[0];
+		next if $e->{unswept};
+		my ($st) = observed($sum, $e);
+		my ($range, $notes) = generated_range($sum, $st);
+		if (!length $range) {
+			push @msg, "$e->{where}: $e->{case}: the sweep saw no failure;"
+			    . " left as it is";
+			next;
+		}
+		$set{$e->{line}} = $range;
+		$notes{$e->{line}} = $notes;
+		for my $x (@$g[1 .. $#$g]) {
+			$drop{$x->{line}} = 1;
+			push @msg, "$x->{where}: merged into $e->{where} (one entry per finding)";
+		}
+	}
+	my @out;
+	for my $n (1 .. @lines) {
+		my $l = $lines[$n - 1];
+		next if $drop{$n};
+		if ($l =~ /^#@/) {	# generated: rewritten below when its entry is
+			my $m = $n;
+			$m++ while $m <= @lines && $lines[$m - 1] =~ /^#[@!]/;
+			next if $set{$m} || $drop{$m};
+		}
+		if (defined $set{$n}) {
+			my $i = $#out;
+			$i-- while $i >= 0 && $out[$i] =~ /^#[@!]/;
+			splice(@out, $i + 1, 0, map { "#@ $_" } @{$notes{$n}});
+			@out = grep { defined } @out;
+			$l =~ s/^(\s*\S+\s+(?:(?:$CLASSES)\s+)?)\S+/$1$set{$n}/;
+		}
+		push @out, $l;
+	}
+	# A `#!` line stays where it was (above its entry, after the `#@` lines).
+	my $new = join("\n", @out);
+	if ($new ne $text) {
+		open(my $fh, '>', "$file.tmp") or fatal("$file.tmp: cannot write: $!");
+		print $fh $new;
+		close($fh) or fatal("$file.tmp: cannot write: $!");
+		rename("$file.tmp", $file) or fatal("$file: cannot replace: $!");
+	}
+	return @msg;
+}
+
+# ------------------------------------------------------------ README
+
+sub md { my $s = shift // ''; $s =~ s/([\\`*_|<>\[\]])/\\$1/g; return $s; }
+
+# The bad releases of STATES in one series, short: all, or first..last.
+sub series_cell {
+	my ($sum, $st, $s) = @_;
+	my @i = grep { $sum->{releases}[$_]{series} eq $s } 0 .. $#{$sum->{releases}};
+	my @k = grep { $st->[$_] ne 'unknown' } @i;
+	my @b = grep { $st->[$_] eq 'bad' } @k;
+	return @i && !@k ? '?' : '' unless @b;
+	return 'all' if @b == @k;
+	my @up = map { $sum->{releases}[$_]{up} } @b;
+	return @b == 1 ? $up[0] : "$up[0]..$up[-1]" if $b[-1] - $b[0] + 1 == @b
+	    || @b == grep { $_ >= $b[0] && $_ <= $b[-1] } @k;
+	return join(' ', @up);
+}
+
+# The README section: the findings by class with counts, each with its
+# claim, what goes wrong and the releases, then the release x finding table.
+sub readme_findings {
+	my ($sum, $exps, $top) = @_;
+	my @ents = grep { $_->{status} ne 'skip' } @$exps;
+	my %n;
+	$n{$_->{class}}++ for @ents;
+	my @order = qw(regression fixed unfixed doc);
+	my $nrel = @{$sum->{releases}};
+	my $swept = grep { $_->{status} ne 'missing' } @{$sum->{releases}};
+	my @series = do { my %s; grep { !$s{$_}++ } map { $_->{series} } @{$sum->{releases}} };
+	my $s = "Generated by `make findings` from `fixtures/expectations` and the sweep of"
+	    . " $swept of $nrel Debian releases (`fixtures/sweep-summary`, suite $sum->{suite}):"
+	    . " " . join(', ', map { "$CLASS_TITLE{$_}: " . ($n{$_} // 0) } @order) . ".\n";
+	my $k = 0;
+	my @table;
+	for my $class (@order) {
+		my @c = grep { $_->{class} eq $class } @ents;
+		next unless @c;
+		$s .= "\n**$CLASS_TITLE{$class} (" . scalar(@c) . ")**\n\n";
+		if ($class eq 'doc') {
+			$s .= "| # | test | the page says | the kernel does | commit |\n"
+			    . "|---|---|---|---|---|\n";
+		} else {
+			$s .= "| # | test | claim | what goes wrong | Debian releases"
+			    . " | reference |\n"
+			    . "|---|---|---|---|---|---|\n";
+		}
+		for my $e (@c) {
+			$k++;
+			my $claim = NSConform::Expect::claim($top, $e->{case});
+			if ($class eq 'doc') {
+				$s .= "| F$k | `" . md($e->{case}) . '` | ' . md($claim) . ' | '
+				    . md($e->{reason}) . ' | ' . md($e->{reference}) . " |\n";
+				next;
+			}
+			my ($st) = observed($sum, $e);
+			my ($range, $notes) = generated_range($sum, $st);
+			$s .= "| F$k | `" . md($e->{case}) . '`'
+			    . ($e->{pass} eq '*' ? '' : " ($e->{pass} pass)") . ' | ' . md($claim)
+			    . ' | ' . md($e->{reason}) . ' | '
+			    . (@$notes ? md(join('; ', @$notes)) : 'not seen by the sweep')
+			    . ' | ' . md($e->{reference}) . " |\n";
+			push @table, ["F$k", map { series_cell($sum, $st, $_) } @series];
+		}
+	}
+	if (@table) {
+		$s .= "\n**Release x finding** (failing Debian releases of each series; all: every"
+		    . " release of it)\n\n| finding | " . join(' | ', @series) . " |\n|---|"
+		    . join('', map { '---|' } @series) . "\n";
+		$s .= '| ' . join(' | ', map { $_ eq '' ? '' : md($_) } @$_) . " |\n" for @table;
+	}
+	return $s;
+}
+
+1;
