@@ -32,7 +32,8 @@ sub up_of {
 # ------------------------------------------------------------ the summary
 
 # The summary of the results folder DIR (one kernel folder per release):
-# RELEASES (ABIs, in sweep order; default every kernel folder), BINARIES
+# RELEASES (ABIs, or "ABI VERSION" with Debian's package version for one
+# that may not have been swept; default every kernel folder), BINARIES
 # ("name@hash" of the swept case binaries), REVISION of the suite.
 sub summarize {
 	my ($dir, $releases, $binaries, $revision) = @_;
@@ -40,14 +41,15 @@ sub summarize {
 	NSConform::Model::resolve_not_run(\@cols);
 	my %by;	# release -> pass -> column
 	for my $c (@cols) { $by{$c->{kernel}}{$c->{pass}} = $c; }
-	my @rel = @{$releases // []};
+	my %pkgver;
+	my @rel = map { my ($a, $v) = split ' '; $pkgver{$a} = $v if $v; $a } @{$releases // []};
 	@rel = keys %by unless @rel;
 	# Oldest first: by upstream version (the package's where known), then the
 	# Debian version, then the ABI.
 	my %key;
 	for my $r (@rel) {
 		my ($c) = values %{$by{$r} // {}};
-		my $kv = $c ? $c->{meta}{kernel_version} : undef;
+		my $kv = $c ? $c->{meta}{kernel_version} : $pkgver{$r};
 		my @v = upstream_version($r, $kv);
 		$key{$r} = sprintf('%05d.%05d.%05d ', map { $_ // 0 } @v[0 .. 2]) . ($kv // '')
 		    . " $r";
@@ -62,14 +64,14 @@ sub summarize {
 	    "# Debian package version, upstream version, guest status (missing: not swept).",
 	    "# row: PASS TEST and one character per release in the order above, a blank",
 	    "# between series: . pass  s skip  x xfail  F fail  H kernel health  T timeout",
-	    "# C crash  E error  N not run  - no result.  A test that passed on every release",
-	    "# has no row.",
+	    "# C crash  E error  N not run  - no result.  Only tests that were not ok on some",
+	    "# release have a row: one without passed or skipped on every release.",
 	    "suite $revision";
 	push @lines, map { my ($n, $h) = split /@/, $_; "binary $n $h" } @{$binaries // []};
 	my @series;
 	for my $r (@rel) {
 		my ($c) = values %{$by{$r} // {}};
-		my $meta = $c ? $c->{meta} : {};
+		my $meta = $c ? $c->{meta} : {kernel_version => $pkgver{$r}};
 		my $ver = $meta->{kernel_version} || '-';
 		my $st = !$c ? 'missing' : $meta->{status} || 'passed';
 		push @lines, "release $r $ver " . (up_of($r, $meta->{kernel_version}) || '-')
@@ -85,7 +87,7 @@ sub summarize {
 				my $res = $c ? $c->{results}{$id} : undef;
 				$row .= $CHAR{$res ? $res->{status} : 'missing'} // '?';
 			}
-			next if $row !~ /[^. -]/;
+			next if $row !~ /[FHTCEN]/;	# passed or skipped everywhere
 			push @lines, "row $pass $id $row";
 		}
 	}
@@ -235,7 +237,9 @@ sub annotate {
 sub groups {
 	my ($exps) = @_;
 	my (%g, @order);
-	for my $e (grep { $_->{status} ne 'doc' } @$exps) {
+	# doc entries cover no result; skip entries are not judged (the summary
+	# has rows only for tests that were not ok somewhere).
+	for my $e (grep { $_->{status} !~ /^(doc|skip)$/ } @$exps) {
 		my $k = "$e->{status} $e->{pass} $e->{case}";
 		push @order, $k unless $g{$k};
 		push @{$g{$k}}, $e;
@@ -276,10 +280,12 @@ sub check_findings {
 		my $where = join(', ', map { $_->{where} } @$g);
 		my $what = "$e->{case} ($e->{pass} pass)";
 		for my $x (@$g) {
-			my $hits = grep { $st->[$_] eq 'bad' && in_range($rel->[$_]{col}, $x) }
-				   0 .. $#$rel;
-			push @err, "$x->{where}: dead: $what matches only passing, SKIP or not-run"
-			    . " results of the sweep in $x->{range}" unless $hits;
+			my @in = grep { in_range($rel->[$_]{col}, $x) } 0 .. $#$rel;
+			next if grep { $st->[$_] eq 'bad' } @in;
+			push @err, (grep { $st->[$_] eq 'good' } @in)
+			    ? "$x->{where}: dead: $what matches only passing, SKIP or not-run"
+			      . " results of the sweep in $x->{range}"
+			    : "$x->{where}: $what: the sweep has no result in $x->{range}";
 		}
 		next unless @extra || @miss;
 		push @err, "$where: $what: KERNELS " . join(',', map { $_->{range} } @$g)

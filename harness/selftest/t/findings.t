@@ -27,7 +27,7 @@ row root bugs/early FF.. F F F.
 row user bugs/early FF.. F F F.
 row root bugs/late .... . F ..
 row user bugs/late .... . s ..
-row user bugs/skipped ssss s s ss
+row user bugs/skipped ssss s s sN
 EOF
 good() {
 	cat > "$scratch/exp" <<'EOF'
