@@ -265,6 +265,9 @@ sub check_findings {
 	my @err;
 	annotate(slurp($file) // '', $exps);
 	my $rel = $sum->{releases};
+	my $missing = grep { $_->{status} eq 'missing' } @$rel;
+	warning("the sweep is incomplete: $missing of " . @$rel . " releases have no result"
+		. " (run make sweep again: it resumes)") if $missing;
 	for my $g (groups($exps)) {
 		my $e = $g->[0];
 		next if $e->{unswept};
@@ -282,10 +285,16 @@ sub check_findings {
 		for my $x (@$g) {
 			my @in = grep { in_range($rel->[$_]{col}, $x) } 0 .. $#$rel;
 			next if grep { $st->[$_] eq 'bad' } @in;
-			push @err, (grep { $st->[$_] eq 'good' } @in)
-			    ? "$x->{where}: dead: $what matches only passing, SKIP or not-run"
-			      . " results of the sweep in $x->{range}"
-			    : "$x->{where}: $what: the sweep has no result in $x->{range}";
+			if (grep { $st->[$_] eq 'good' } @in) {
+				push @err, "$x->{where}: dead: $what matches only passing, SKIP or"
+				    . " not-run results of the sweep in $x->{range}";
+			} elsif (grep { $rel->[$_]{status} eq 'missing' } @in) {
+				warning("$x->{where}: $what: the sweep has no result yet in"
+					. " $x->{range}");
+			} else {
+				push @err, "$x->{where}: $what: no release the sweep ran is in"
+				    . " $x->{range}";
+			}
 		}
 		next unless @extra || @miss;
 		push @err, "$where: $what: KERNELS " . join(',', map { $_->{range} } @$g)
