@@ -175,10 +175,10 @@ sub adjacent {
 sub generated_range {
 	my ($sum, $st) = @_;
 	my $rel = $sum->{releases};
-	my (@order, %idx);
+	my (@order, %idx, %seen);
 	for my $i (0 .. $#$rel) {
 		my $s = $rel->[$i]{series};
-		push @order, $s unless $idx{$s};
+		push @order, $s unless $seen{$s}++;
 		push @{$idx{$s}}, $i if $st->[$i] ne 'unknown';
 	}
 	my (@segs, @notes);
@@ -197,11 +197,15 @@ sub generated_range {
 			push @segs, {series => $s, lo => $lo, hi => $hi,
 				     open_lo => $a == 0, open_hi => $j == $#k};
 			my $good = $j < $#k ? $rel->[$k[$j + 1]]{abi} : undef;
+			my $unswept = grep { $rel->[$_]{series} eq $s && $st->[$_] eq 'unknown' }
+				      $li + 1 .. $#$rel;
 			my $before = $a > 0 ? $rel->[$k[$a - 1]]{abi} : undef;
 			push @notes, "$s: " . ($fi == $li ? "bad $rel->[$fi]{abi}"
 				: "first bad $rel->[$fi]{abi}, last bad $rel->[$li]{abi}")
 			    . ($before ? ", last good before $before" : '')
-			    . ($good ? ", first good $good" : ", no good release after it");
+			    . ($good ? ", first good $good"
+			       : $unswept ? ", no result for the releases after it"
+			       : ", no good release after it");
 			$j++;
 		}
 	}

@@ -8,7 +8,7 @@
 # Small hand-made summaries; the committed fixtures/sweep-summary agrees with
 # fixtures/expectations (what make test checks) when it exists.
 . "$(dirname "$0")/../lib.sh"
-plan 28
+plan 29
 f=$top/harness/findings
 
 # Three series: 6.12 (4 releases), 6.16 and 6.17 (one each), 7.0 (2).
@@ -19,15 +19,16 @@ release 6.12.43+deb12-amd64 6.12.43-1~bpo12+1 6.12.43 failed
 release 6.12.74+deb12-amd64 6.12.74-2~bpo12+1 6.12.74 failed
 release 6.12.90+deb13-amd64 6.12.90-1 6.12.90 passed
 release 6.12.94+deb13-amd64 6.12.94-1 6.12.94 passed
+release 6.16.3+deb13-amd64 6.16.3-1~bpo13+1 6.16.3 missing
 release 6.16.12+deb13-amd64 6.16.12-1~bpo13+1 6.16.12 failed
 release 6.17.8+deb13-amd64 6.17.8-1~bpo13+1 6.17.8 failed
 release 7.0.4+deb13-amd64 7.0.4-1~bpo13+1 7.0.4 failed
 release 7.0.12+deb13-amd64 7.0.12-2~bpo13+1 7.0.12 passed
-row root bugs/early FF.. F F F.
-row user bugs/early FF.. F F F.
-row root bugs/late .... . F ..
-row user bugs/late .... . s ..
-row user bugs/skipped ssss s s sN
+row root bugs/early FF.. -F F F.
+row user bugs/early FF.. -F F F.
+row root bugs/late .... -. F ..
+row user bugs/late .... -. s ..
+row user bugs/skipped ssss -s s sN
 EOF
 good() {
 	cat > "$scratch/exp" <<'EOF'
@@ -40,6 +41,8 @@ good
 "$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
 is "--check: ranges that agree pass" $? 0
 like "--check says so" "$scratch/out" 'every entry agrees with the sweep of 8 releases'
+like "--check: the release without a result is a warning" "$scratch/out" \
+	'warning: the sweep is incomplete: 1 of 9 releases have no result'
 
 # A wrong range: 7.0 all (7.0.12 passes) and 6.12 stops too early.
 sed -i 's/6.12..6.12.74,6.16..6.17,7.0.4/6.12..6.12.43,6.16..6.17,7.0/' "$scratch/exp"
