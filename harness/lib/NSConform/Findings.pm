@@ -223,6 +223,25 @@ sub generated_range {
 	return ($range, \@notes);
 }
 
+# The class the sweep suggests for entry E (regression: a release older than
+# the first bad one passed the test; unfixed: the newest release with a
+# result is bad; fixed otherwise), with why; '' when the sweep saw no failure.
+sub suggested_class {
+	my ($sum, $e) = @_;
+	my ($st, $rows) = observed($sum, $e);
+	my @bad = grep { $st->[$_] eq 'bad' } 0 .. $#$st;
+	return ('', '') unless @bad;
+	my @seen = grep { $st->[$_] ne 'unknown' } 0 .. $#$st;
+	my $rel = $sum->{releases};
+	return ('unfixed', "the newest release swept, $rel->[$seen[-1]]{abi}, fails")
+	    if $st->[$seen[-1]] eq 'bad';
+	my ($ok) = grep { my $i = $_; grep { substr($_->{v}, $i, 1) eq '.' } @$rows }
+		   0 .. $bad[0] - 1;
+	return ('regression', "$rel->[$ok]{abi} passed, $rel->[$bad[0]]{abi} fails")
+	    if defined $ok;
+	return ('fixed', "fails up to $rel->[$bad[-1]]{abi}, newer releases pass");
+}
+
 # The entries of FILE's text with the `#@` and `#!` comments above each.
 sub annotate {
 	my ($text, $exps) = @_;
@@ -286,6 +305,9 @@ sub check_findings {
 		my ($want) = generated_range($sum, $st);
 		my $where = join(', ', map { $_->{where} } @$g);
 		my $what = "$e->{case} ($e->{pass} pass)";
+		my ($class, $why) = suggested_class($sum, $e);
+		warning("$e->{where}: $what: class $e->{class}, the sweep suggests $class ($why)")
+		    if $class && $class ne $e->{class} && $e->{class} ne 'doc';
 		for my $x (@$g) {
 			my @in = grep { in_range($rel->[$_]{col}, $x) } 0 .. $#$rel;
 			next if grep { $st->[$_] eq 'bad' } @in;

@@ -8,7 +8,7 @@
 # Small hand-made summaries; the committed fixtures/sweep-summary agrees with
 # fixtures/expectations (what make test checks) when it exists.
 . "$(dirname "$0")/../lib.sh"
-plan 29
+plan 31
 f=$top/harness/findings
 
 # Three series: 6.12 (4 releases), 6.16 and 6.17 (one each), 7.0 (2).
@@ -44,6 +44,11 @@ like "--check says so" "$scratch/out" 'every entry agrees with the sweep of 8 re
 like "--check: the release without a result is a warning" "$scratch/out" \
 	'warning: the sweep is incomplete: 1 of 9 releases have no result'
 
+unlike "--check: no warning about classes the sweep agrees with" "$scratch/out" 'suggests'
+sed 's/^fail  6.12/fail  unfixed  6.12/' "$scratch/exp" > "$scratch/exp.c"
+"$f" --check --summary "$scratch/sum" --expectations "$scratch/exp.c" > "$scratch/out" 2>&1
+like "--check: a class the sweep contradicts is a warning" "$scratch/out" \
+	'warning: .*exp.c:2: bugs/early .*class unfixed, the sweep suggests fixed'
 # A wrong range: 7.0 all (7.0.12 passes) and 6.12 stops too early.
 sed -i 's/6.12..6.12.74,6.16..6.17,7.0.4/6.12..6.12.43,6.16..6.17,7.0/' "$scratch/exp"
 "$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
