@@ -322,6 +322,23 @@ sub check_findings {
 				    . " $x->{range}";
 			}
 		}
+		# stable:X says the fix landed in X: the sweep must see X's series
+		# fail before X and pass from X on.
+		for my $x (@$g) {
+			next unless $x->{reference} =~ /^stable:((\d+\.\d+)\.(\d+))$/;
+			my ($fix, $s, $p) = ($1, $2, $3);
+			my @in = grep { $rel->[$_]{series} eq $s && $st->[$_] ne 'unknown' }
+				 0 .. $#$rel;
+			my $patch = sub { ($rel->[$_[0]]{up} =~ /^\d+\.\d+\.(\d+)$/)[0] // -1 };
+			my @late = grep { $st->[$_] eq 'bad' && $patch->($_) >= $p } @in;
+			my @early = grep { $st->[$_] eq 'good' && $patch->($_) >= 0
+					   && $patch->($_) < $p } @in;
+			my $ref = "$x->{where}: $what: reference stable:$fix,"
+			    . " but the sweep sees it";
+			push @err, "$ref fail on " . list_releases($sum, @late) if @late;
+			push @err, "$ref pass already on " . list_releases($sum, @early)
+			    if @early && grep { $st->[$_] eq 'bad' && $_ < $early[0] } @in;
+		}
 		next unless @extra || @miss;
 		push @err, "$where: $what: KERNELS " . join(',', map { $_->{range} } @$g)
 		    . " disagrees with the sweep"

@@ -8,7 +8,7 @@
 # Small hand-made summaries (make test runs harness/findings --check on the
 # committed fixtures/sweep-summary itself).
 . "$(dirname "$0")/../lib.sh"
-plan 30
+plan 33
 f=$top/harness/findings
 
 # Three series: 6.12 (4 releases), 6.16 and 6.17 (one each), 7.0 (2).
@@ -49,6 +49,20 @@ sed 's/^fail  6.12/fail  unfixed  6.12/' "$scratch/exp" > "$scratch/exp.c"
 "$f" --check --summary "$scratch/sum" --expectations "$scratch/exp.c" > "$scratch/out" 2>&1
 like "--check: a class the sweep contradicts is a warning" "$scratch/out" \
 	'warning: .*exp.c:2: bugs/early .*class unfixed, the sweep suggests fixed'
+# stable:X must be where the sweep sees the fix land.
+good
+sed -i 's/linux:0123abcd  early bug/stable:6.12.90  early bug/' "$scratch/exp"
+"$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
+is "--check: a stable: reference where the sweep sees the fix passes" $? 0
+sed -i 's/stable:6.12.90/stable:6.12.74/' "$scratch/exp"
+"$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
+like "--check: a stable: release the sweep sees failing is an error" "$scratch/out" \
+	'exp:2: bugs/early .*reference stable:6.12.74, but the sweep sees it fail on 6.12.74'
+sed -i 's/stable:6.12.74/stable:6.12.94/' "$scratch/exp"
+"$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
+like "--check: a stable: release after the first good one is an error" "$scratch/out" \
+	'reference stable:6.12.94, but the sweep sees it pass already on 6.12.90'
+good
 # A wrong range: 7.0 all (7.0.12 passes) and 6.12 stops too early.
 sed -i 's/6.12..6.12.74,6.16..6.17,7.0.4/6.12..6.12.43,6.16..6.17,7.0/' "$scratch/exp"
 "$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
