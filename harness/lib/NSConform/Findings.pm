@@ -9,90 +9,20 @@ use NSConform::Util;
 use NSConform::Results;
 use NSConform::Expect;
 use NSConform::Model;
+use NSConform::Sweep;
 use Exporter qw(import);
-our @EXPORT = qw(summarize read_summary check_findings write_kernels readme_findings
+our @EXPORT = qw(read_summary check_findings write_kernels readme_findings
 		 observed generated_range);
 
-# One character per result in the summary's rows.
-my %CHAR = (pass => '.', xfail => 'x', skip => 's', fail => 'F', health => 'H',
-	    timeout => 'T', crash => 'C', error => 'E', notrun => 'N', missing => '-');
-my %STATUS_OF = reverse %CHAR;
+my %STATUS_OF = reverse %NSConform::Sweep::CHAR;
 # Results an entry of each STATUS is seen in (not run is no observation).
 my %HIT = (fail => qr/[FHTCE]/, timeout => qr/T/, crash => qr/C/, health => qr/H/,
 	   skip => qr/s/);
 my $BADCHARS = qr/[FHTCE]/;
 
 sub series_of { my @v = upstream_version(@_); return @v ? "$v[0].$v[1]" : '?'; }
-sub up_of {
-	my @v = upstream_version(@_);
-	return '' unless @v;
-	return defined $v[2] ? "$v[0].$v[1].$v[2]" : "$v[0].$v[1]";
-}
 
 # ------------------------------------------------------------ the summary
-
-# The summary of the results folder DIR (one kernel folder per release):
-# RELEASES (ABIs, or "ABI VERSION" with Debian's package version for one
-# that may not have been swept; default every kernel folder), BINARIES
-# ("name@hash" of the swept case binaries), REVISION of the suite.
-sub summarize {
-	my ($dir, $releases, $binaries, $revision) = @_;
-	my @cols = load_folder($dir);
-	NSConform::Model::resolve_not_run(\@cols);
-	my %by;	# release -> pass -> column
-	for my $c (@cols) { $by{$c->{kernel}}{$c->{pass}} = $c; }
-	my %pkgver;
-	my @rel = map { my ($a, $v) = split ' '; $pkgver{$a} = $v if $v; $a } @{$releases // []};
-	@rel = keys %by unless @rel;
-	# Oldest first: by upstream version (the package's where known), then the
-	# Debian version, then the ABI.
-	my %key;
-	for my $r (@rel) {
-		my ($c) = values %{$by{$r} // {}};
-		my $kv = $c ? $c->{meta}{kernel_version} : $pkgver{$r};
-		my @v = upstream_version($r, $kv);
-		$key{$r} = sprintf('%05d.%05d.%05d ', map { $_ // 0 } @v[0 .. 2]) . ($kv // '')
-		    . " $r";
-	}
-	@rel = sort { $key{$a} cmp $key{$b} } @rel;
-	my (%tests, @lines);
-	for my $c (@cols) { $tests{$c->{pass}}{$_} = 1 for keys %{$c->{results}}; }
-	push @lines, "# nsconform sweep summary, written by harness/sweep (harness/findings",
-	    "# --summarize), read by harness/findings (make findings, make test).",
-	    "# suite: the revision the case binaries were built from; binary: name and the",
-	    "# first 16 hex digits of its SHA-256 (the sweep's cache key); release: ABI,",
-	    "# Debian package version, upstream version, guest status (missing: not swept).",
-	    "# row: PASS TEST and one character per release in the order above, a blank",
-	    "# between series: . pass  s skip  x xfail  F fail  H kernel health  T timeout",
-	    "# C crash  E error  N not run  - no result.  Only tests that were not ok on some",
-	    "# release have a row: one without passed or skipped on every release.",
-	    "suite $revision";
-	push @lines, map { my ($n, $h) = split /@/, $_; "binary $n $h" } @{$binaries // []};
-	my @series;
-	for my $r (@rel) {
-		my ($c) = values %{$by{$r} // {}};
-		my $meta = $c ? $c->{meta} : {kernel_version => $pkgver{$r}};
-		my $ver = $meta->{kernel_version} || '-';
-		my $st = !$c ? 'missing' : $meta->{status} || 'passed';
-		push @lines, "release $r $ver " . (up_of($r, $meta->{kernel_version}) || '-')
-		    . " $st";
-		push @series, series_of($r, $meta->{kernel_version});
-	}
-	for my $pass (sort { NSConform::Results::pass_order($a, $b) } keys %tests) {
-		for my $id (sort keys %{$tests{$pass}}) {
-			my $row = '';
-			for my $i (0 .. $#rel) {
-				$row .= ' ' if $i && $series[$i] ne $series[$i - 1];
-				my $c = $by{$rel[$i]}{$pass};
-				my $res = $c ? $c->{results}{$id} : undef;
-				$row .= $CHAR{$res ? $res->{status} : 'missing'} // '?';
-			}
-			next if $row !~ /[FHTCEN]/;	# passed or skipped everywhere
-			push @lines, "row $pass $id $row";
-		}
-	}
-	return join("\n", @lines) . "\n";
-}
 
 # {releases => [{abi, version, up, series, status}], rows => [{pass, test, v}],
 #  suite, binaries => {name => hash}}
