@@ -6,7 +6,7 @@
 # error naming it and is tried again next time; an interrupted sweep keeps
 # what finished and resumes with the rest.
 . "$(dirname "$0")/../lib.sh"
-plan 25
+plan 26
 
 mkdir -p "$scratch/bin" "$scratch/cases"
 # The fake harness/kernel: releases r1 r2 r3 (series 9.1), nofetch cannot
@@ -98,6 +98,8 @@ like "the fetch error names the release" "$scratch/out" \
 like "the boot error names the release" "$scratch/out" 'ERROR: noboot: guest runner never started$'
 like "the end lists the releases without a result" "$scratch/out" '^  noboot: '
 check "nothing of the failed boot is cached" test ! -e "$scratch/c/noboot/good@"*
+like "the summary lists the failed release as an error" "$scratch/r/SUMMARY" \
+	'^release noboot - - error$'
 : > "$LOG"
 sweep noboot > /dev/null 2>&1
 is "the next sweep tries the failed release again" "$(cat "$LOG")" "noboot good bad"
