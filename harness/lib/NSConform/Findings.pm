@@ -406,8 +406,8 @@ sub readme_findings {
 		next unless @c;
 		$s .= "\n**$CLASS_TITLE{$class} (" . scalar(@c) . ")**\n\n";
 		if ($class eq 'doc') {
-			$s .= "| # | test | the page says | the kernel does | commit |\n"
-			    . "|---|---|---|---|---|\n";
+			$s .= "| # | test | the page says | the kernel does | commit | since |\n"
+			    . "|---|---|---|---|---|---|\n";
 		} else {
 			$s .= "| # | test | claim | what goes wrong | Debian releases"
 			    . " | reference |\n"
@@ -417,8 +417,14 @@ sub readme_findings {
 			$k++;
 			my $claim = claim_of($top, $e);
 			if ($class eq 'doc') {
-				$s .= "| F$k | `" . md($e->{case}) . '` | ' . md($claim) . ' | '
-				    . md($e->{reason}) . ' | ' . md($e->{reference}) . " |\n";
+				# REASON: the page's sentence (quoted, the page named
+				# before it), then what the kernel does.
+				my ($page, $does) = ($claim, $e->{reason});
+				($page, $does) = ($1, $2)
+				    if $e->{reason} =~ /^(.*?"[^"]+"[^;:]*)[;:]\s*(.+)$/;
+				$s .= "| F$k | `" . md($e->{case}) . '` | ' . md($page) . ' | '
+				    . md($does) . ' | ' . md($e->{reference}) . ' | '
+				    . md($e->{range}) . " |\n";
 				next;
 			}
 			my ($st) = observed($sum, $e);

@@ -8,7 +8,7 @@
 # Small hand-made summaries (make test runs harness/findings --check on the
 # committed fixtures/sweep-summary itself).
 . "$(dirname "$0")/../lib.sh"
-plan 33
+plan 34
 f=$top/harness/findings
 
 # Three series: 6.12 (4 releases), 6.16 and 6.17 (one each), 7.0 (2).
@@ -133,7 +133,7 @@ cp "$scratch/exp" "$scratch/exp.1"
 check "--write twice changes nothing" cmp -s "$scratch/exp" "$scratch/exp.1"
 
 # The classes: doc entries cover no result; a bad class is refused.
-doc="doc  6.2..  *  bugs/skipped  linux:2b5f9dad32ed  the page says A; since 6.2 B"
+doc='doc  6.2..  *  bugs/skipped  linux:2b5f9dad32ed  x(7) "the page says A"; since 6.2 B'
 good
 echo "$doc" >> "$scratch/exp"
 "$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" > "$scratch/out" 2>&1
@@ -151,6 +151,9 @@ printf '%s\n' '# x' '<!-- findings:begin -->' 'old' '<!-- findings:end -->' '# y
 like "--readme: the classes with counts" "$scratch/README" \
 	'Kernel regressions: 1, Kernel bugs fixed: 1, Kernel bugs unfixed: 0,'\
 ' Documentation findings: 1'
+like "--readme: a doc finding: the page's sentence, what the kernel does, since when" \
+	"$scratch/README" '^\| F3 \| `bugs/skipped` \| x\(7\) "the page says A" \| since 6\.2 B \|'\
+' linux:2b5f9dad32ed \| 6\.2\.\. \|$'
 like "--readme: the release x finding table" "$scratch/README" \
 	'^\| F2 \| 6\.12\.43\.\.6\.12\.74 \| all \| all \| 7\.0\.4 \|$'
 
