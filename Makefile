@@ -63,7 +63,8 @@ LIBNL_NSS_FILTER := awk ' \
 	held != "" { print held; held = "" } { print } END { if (held != "") print held }'
 
 .PHONY: all build deps headers check test quick selftest clean distclean help \
-	kernel kernels matrix bisect report findings mutate soak bench-vm kselftest-export
+	kernel kernels matrix bisect report findings findings-check sweep bench-sweep mutate soak \
+	bench-vm kselftest-export
 
 all: build
 
@@ -91,9 +92,12 @@ help:
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
-	@echo "  make findings     REWRITES README.md's known-deviations table in place from"
-	@echo "                    fixtures/data/expectations and results/latest: run it after a full"
-	@echo "                    make matrix, not after make check (review with git diff)"
+	@echo "  make sweep        both passes on every Debian release the archive offers (cached;"
+	@echo "                    resumes; SWEEP_ARGS=... passed on, e.g. --jobs 1 or 7.2:all)"
+	@echo "  make findings     the KERNELS of fixtures/data/expectations and README.md's findings"
+	@echo "                    list from the sweep (fixtures/data/sweep-summary, from results/sweep)"
+	@echo "  make findings-check  fail when fixtures/data/expectations and the sweep disagree"
+	@echo "  make bench-sweep  cold sweep time, and the warm time after one binary changed"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
 	@echo "  make kselftest-export DEST=<linux>/tools/testing/selftests/nsconform"
@@ -144,6 +148,7 @@ selftest: deps
 test: deps
 	@$(MAKE) --no-print-directory build
 	harness/selftest/run
+	harness/findings --check
 	harness/check $(RUN_ARGS)
 
 # The fast tier: the self-tests that boot no QEMU guest and fetch no kernel
@@ -199,10 +204,32 @@ bench-vm: deps
 report:
 	harness/report $(RUN_ARGS) results/latest
 
-# The known deviations in README.md, from fixtures/data/expectations and the
-# last full matrix run (results/latest).
+# The sweep: every release of every series the archive offers (sid and
+# experimental too with NSCONFORM_APT_ALLOW_EXPIRED=1), both passes, results
+# cached per release and case binary in $(CACHE)/sweep, assembled in
+# results/sweep with its compact summary results/sweep/SUMMARY.
+SWEEP_ARGS ?=
+sweep: deps
+	@$(MAKE) --no-print-directory build
+	harness/sweep $(if $(JOBS),--jobs $(JOBS)) $(SWEEP_ARGS)
+
+# The findings from the sweep: results/sweep/SUMMARY (when there is one) becomes
+# fixtures/data/sweep-summary; the KERNELS of fixtures/data/expectations and README.md's
+# findings list are written from it.  findings-check: harness/findings --check.
+SWEEP_SUMMARY ?= results/sweep/SUMMARY
 findings:
-	harness/report --format findings --readme README.md $(RUN_ARGS) results/latest
+	@if [ -f $(SWEEP_SUMMARY) ]; then cp $(SWEEP_SUMMARY) fixtures/data/sweep-summary && \
+		echo "fixtures/data/sweep-summary: from $(SWEEP_SUMMARY)"; fi
+	harness/findings --write
+	harness/findings --readme README.md
+	harness/findings --check
+
+findings-check:
+	harness/findings --check
+
+bench-sweep: deps
+	@$(MAKE) --no-print-directory build
+	harness/bench-sweep $(SWEEP_ARGS)
 
 mutate: deps
 	@$(MAKE) --no-print-directory build

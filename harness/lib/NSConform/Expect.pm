@@ -7,9 +7,16 @@ use NSConform::Util;
 use NSConform::Results;
 use Exporter qw(import);
 our @EXPORT = qw(load_expectations set_expectations expect apply_expectations
-		 in_range column_version findings);
+		 in_range column_version findings $CLASSES %CLASS_TITLE);
 
 my $EXPS = [];
+
+# The classes of a finding (the optional CLASS field): a kernel regression,
+# a kernel bug fixed in a release, one unfixed as of a release, and a
+# documentation finding (a deliberate kernel change the page does not tell).
+our $CLASSES = 'regression|fixed|unfixed|doc';
+our %CLASS_TITLE = (regression => 'Kernel regressions', fixed => 'Kernel bugs fixed',
+		    unfixed => 'Kernel bugs unfixed', doc => 'Documentation findings');
 
 sub glob_re {
 	my ($g) = @_;
@@ -45,15 +52,20 @@ sub in_range {
 	return 1 if $e->{range} eq '*';
 	my @k = column_version($col);
 	return 0 unless @k;
-	my $lo = length $e->{lo} ? cmp_bound(\@k, $e->{lo}) : 1;
-	my $hi = length $e->{hi} ? cmp_bound(\@k, $e->{hi}) : -1;
-	if (!defined $lo || !defined $hi) {
-		warning("$e->{where}: cannot tell whether $col->{kernel} is in $e->{range}:"
-			. " its patch level is unknown (no kernel_version= in its meta)")
-		    unless $unknown_warned{"$e->{where} $col->{kernel}"}++;
-		return 0;
+	# KERNELS may list several ranges (6.12..6.12.90,7.0..7.0.10): any one.
+	for my $r (@{$e->{ranges} // [[$e->{lo}, $e->{hi}]]}) {
+		my ($l, $h) = @$r;
+		my $lo = length $l ? cmp_bound(\@k, $l) : 1;
+		my $hi = length $h ? cmp_bound(\@k, $h) : -1;
+		if (!defined $lo || !defined $hi) {
+			warning("$e->{where}: cannot tell whether $col->{kernel} is in $e->{range}:"
+				. " its patch level is unknown (no kernel_version= in its meta)")
+			    unless $unknown_warned{"$e->{where} $col->{kernel}"}++;
+			next;
+		}
+		return 1 if $lo >= 0 && $hi <= 0;
 	}
-	return $lo >= 0 && $hi <= 0;
+	return 0;
 }
 
 sub load_expectations {
@@ -69,25 +81,46 @@ sub load_expectations {
 	for my $line (split /\n/, $s) {
 		$n++;
 		next if $line =~ /^\s*(#|$)/;
-		my ($st, $range, $pass, $case, $ref, $reason) = split ' ', $line, 6;
-		fatal("$file:$n: want STATUS KERNELS PASS CASE REFERENCE REASON")
+		# STATUS [CLASS] KERNELS PASS CASE REFERENCE REASON; STATUS doc has
+		# the class doc (a documentation finding: it never covers a result).
+		my ($st, $class, $rest) = split ' ', $line, 3;
+		$class //= '';
+		if ($class !~ /^($CLASSES)$/) {
+			$rest = defined $rest ? "$class $rest" : $class;
+			$class = '';
+		}
+		my ($range, $pass, $case, $ref, $reason) = split ' ', $rest // '', 5;
+		fatal("$file:$n: want STATUS [CLASS] KERNELS PASS CASE REFERENCE REASON")
 		    unless defined $reason && length $reason;
-		fatal("$file:$n: unknown status '$st' (fail, health, timeout, crash or skip)")
-		    unless $st =~ /^(fail|health|timeout|crash|skip)$/;
+		fatal("$file:$n: unknown status '$st' (fail, health, timeout, crash, skip or doc)")
+		    unless $st =~ /^(fail|health|timeout|crash|skip|doc)$/;
+		fatal("$file:$n: status doc takes no other class than doc")
+		    if $st eq 'doc' && length $class && $class ne 'doc';
+		fatal("$file:$n: class doc goes with status doc")
+		    if $class eq 'doc' && $st ne 'doc';
 		fatal("$file:$n: unknown pass '$pass' (root, user or *)")
 		    unless $pass =~ /^(root|user|\*)$/;
-		my ($lo, $hi);
+		my @ranges;
 		if ($range eq '*') {
-			($lo, $hi) = ('', '');
-		} elsif ($range =~ /^($v)?\.\.($v)?$/ && (defined $1 || defined $2)) {
-			($lo, $hi) = ($1 // '', $2 // '');
-		} elsif ($range =~ /^$v$/) {
-			($lo, $hi) = ($range, $range);
+			@ranges = (['', '']);
 		} else {
-			fatal("$file:$n: bad kernel range '$range'"
-			      . " (e.g. 6.1, 5.10..6.0, 6.12.., ..6.1, 7.2..7.2.10, *)");
+			for my $r (split /,/, $range, -1) {
+				if ($r =~ /^($v)?\.\.($v)?$/ && (defined $1 || defined $2)) {
+					push @ranges, [$1 // '', $2 // ''];
+				} elsif ($r =~ /^$v$/) {
+					push @ranges, [$r, $r];
+				} else {
+					fatal("$file:$n: bad kernel range '$range' (e.g. 6.1,"
+					      . " 5.10..6.0, 6.12.., ..6.1, 7.2..7.2.10,"
+					      . " 6.12..6.12.90,7.0, *)");
+				}
+			}
 		}
+		my ($lo, $hi) = ($ranges[0][0], $ranges[-1][1]);
+		$class ||= $st eq 'doc' ? 'doc' : $ref =~ /^unfixed:/ ? 'unfixed'
+			 : $st eq 'skip' ? '' : 'fixed';
 		push @e, {status => $st, range => $range, lo => $lo, hi => $hi, pass => $pass,
+			  ranges => \@ranges, class => $class, line => $n,
 			  case => $case, re => glob_re($case), reference => $ref,
 			  reason => $reason, where => "$file:$n", hits => 0, covered => 0};
 	}
@@ -98,6 +131,7 @@ sub set_expectations { $EXPS = $_[0]; }
 
 sub covers {
 	my ($e, $col, $id) = @_;
+	return 0 if $e->{status} eq 'doc';	# a documentation finding is no failure
 	return ($e->{pass} eq '*' || $e->{pass} eq $col->{pass})
 	    && $id =~ $e->{re} && in_range($col, $e);
 }
@@ -209,7 +243,8 @@ sub findings {
 			  : $e->{covered} ? 'stale' : 'untested';
 		my $why = !$exists ? 'no case of this run has that name'
 			: $state eq 'stale' ? 'every result it covers passed' : '';
-		push @f, {case => $e->{case}, status => $e->{status}, kernels => $e->{range},
+		push @f, {case => $e->{case}, status => $e->{status}, class => $e->{class},
+			  kernels => $e->{range},
 			  pass => $e->{pass}, claim => claim($top, $case),
 			  fixed => fixed_in($e), reference => $e->{reference},
 			  reason => $e->{reason}, where => $e->{where}, state => $state,
