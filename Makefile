@@ -148,7 +148,7 @@ selftest: deps
 test: deps
 	@$(MAKE) --no-print-directory build
 	harness/selftest/run
-	harness/findings --check
+	harness/findings --check --build $(BUILD)/cases
 	harness/check $(RUN_ARGS)
 
 # The fast tier: the self-tests that boot no QEMU guest and fetch no kernel

@@ -8,7 +8,7 @@
 # Small hand-made summaries (make test runs harness/findings --check on the
 # committed fixtures/data/sweep-summary itself).
 . "$(dirname "$0")/../lib.sh"
-plan 34
+plan 37
 f=$top/harness/findings
 
 # Three series: 6.12 (4 releases), 6.16 and 6.17 (one each), 7.0 (2).
@@ -156,5 +156,24 @@ like "--readme: a doc finding: the page's sentence, what the kernel does, since 
 ' linux:2b5f9dad32ed \| 6\.2\.\. \|$'
 like "--readme: the release x finding table" "$scratch/README" \
 	'^\| F2 \| 6\.12\.43\.\.6\.12\.74 \| all \| all \| 7\.0\.4 \|$'
+
+# --build: a binary built since the sweep (a hash the summary lacks) is not
+# judged, so a stale summary cannot fail make test; the same binary with the
+# summary's hash is judged again.
+mkdir -p "$scratch/build"
+printf 'a case binary\n' > "$scratch/build/bugs"
+chmod +x "$scratch/build/bugs"
+good
+sed -i 's/^fail  6.12..6.12.74,/fail  6.12..6.12.43,/' "$scratch/exp"
+"$f" --check --summary "$scratch/sum" --expectations "$scratch/exp" --build "$scratch/build" \
+	> "$scratch/out" 2>&1
+is "--check --build: a changed binary's wrong range is not judged" $? 0
+like "--check --build: a warning names it" "$scratch/out" \
+	'warning: not judged, built since the sweep .*: bugs'
+h=$(sha256sum "$scratch/build/bugs" | cut -c1-16)
+sed "s/^binary bugs .*/binary bugs $h/" "$scratch/sum" > "$scratch/sum.h"
+"$f" --check --summary "$scratch/sum.h" --expectations "$scratch/exp" --build "$scratch/build" \
+	> "$scratch/out" 2>&1
+is "--check --build: the swept binary's wrong range fails" $? 1
 
 done_testing
