@@ -94,7 +94,7 @@ help:
 	@echo "  make report       kernel x case matrix of results/latest"
 	@echo "  make sweep        both passes on every Debian release the archive offers (cached;"
 	@echo "                    resumes; SWEEP_ARGS=... passed on, e.g. --jobs 1 or 7.2:all)"
-	@echo "  make findings     the KERNELS of fixtures/data/expectations and README.md's findings"
+	@echo "  make findings     REWRITES the KERNELS of fixtures/data/expectations and README.md's findings"
 	@echo "                    list from the sweep (fixtures/data/sweep-summary, from results/sweep)"
 	@echo "  make findings-check  fail when fixtures/data/expectations and the sweep disagree"
 	@echo "  make bench-sweep  cold sweep time, and the warm time after one binary changed"
