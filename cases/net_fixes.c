@@ -182,6 +182,27 @@ static int altname_add(const char *name, const char *alt)
 	return nl_talk(&r);
 }
 
+/*
+ * A second network namespace, held by @b: an fd of it, or -1 after
+ * child_fail() (the holder is stopped then).
+ */
+static int second_netns(struct ns_holder *b)
+{
+	int nsfd;
+
+	if (ns_holder_start(b, CLONE_NEWNET, NULL, NULL)) {
+		child_fail("a holder of a second network namespace");
+		return -1;
+	}
+	nsfd = ns_open(b->pid, "net");
+	if (nsfd < 0) {
+		child_fail("open the second netns: %s", strerror(-nsfd));
+		ns_holder_stop(b);
+		return -1;
+	}
+	return nsfd;
+}
+
 /* --- RTM_DELLINK and IFLA_TARGET_NETNSID ------------------------------------ */
 
 #define NSID_B 7
@@ -193,13 +214,9 @@ static int dellink_worker(void *arg)
 	int here, there;
 
 	(void)arg;
-	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
-		return child_fail("a holder of a second network namespace");
-	nsfd = ns_open(b.pid, "net");
-	if (nsfd < 0) {
-		child_fail("open the second netns: %s", strerror(-nsfd));
-		goto out;
-	}
+	nsfd = second_netns(&b);
+	if (nsfd < 0)
+		return 1;
 	/* Before any device links the two: that would give it an id of its own. */
 	err = nsid_assign(nsfd, NSID_B);
 	if (err) {
@@ -466,13 +483,9 @@ static int nametaken_worker(void *arg)
 	int nsfd, err, rc = 1;
 
 	(void)arg;
-	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
-		return child_fail("a holder of a second network namespace");
-	nsfd = ns_open(b.pid, "net");
-	if (nsfd < 0) {
-		child_fail("open the second netns: %s", strerror(-nsfd));
-		goto out;
-	}
+	nsfd = second_netns(&b);
+	if (nsfd < 0)
+		return 1;
 	/* nsm1 there (a pair moved over), then nsm1 and nsm2 here. */
 	err = veth_add("nsm0", "nsm1");
 	if (err == NO_VETH) {
@@ -534,13 +547,9 @@ static int altname_worker(void *arg)
 	int nsfd, err, rc = 1;
 
 	(void)arg;
-	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
-		return child_fail("a holder of a second network namespace");
-	nsfd = ns_open(b.pid, "net");
-	if (nsfd < 0) {
-		child_fail("open the second netns: %s", strerror(-nsfd));
-		goto out;
-	}
+	nsfd = second_netns(&b);
+	if (nsfd < 0)
+		return 1;
 	/* nsa1 there; here nsa0, known also as nsa1, and nsa2, also nsfree. */
 	err = veth_add("nsa0", "nsa1");
 	if (err == NO_VETH) {
@@ -879,13 +888,9 @@ static int procnet_setns_worker(void *arg)
 	(void)arg;
 	if (stat(SNMP6, &st))
 		return ns_child_skip("no %s: the kernel has no IPv6", SNMP6);
-	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
-		return child_fail("a holder of a second network namespace");
-	nsfd = ns_open(b.pid, "net");
-	if (nsfd < 0) {
-		child_fail("open the second netns: %s", strerror(-nsfd));
-		goto out;
-	}
+	nsfd = second_netns(&b);
+	if (nsfd < 0)
+		return 1;
 	err = veth_add("nsp0", "nsp1");
 	if (err == NO_VETH) {
 		rc = ns_child_skip("no veth driver: the test needs a network device");
