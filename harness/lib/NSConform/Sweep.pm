@@ -79,12 +79,19 @@ sub store {
 			}
 		}
 		spew("$tmp/source", "guest=$gid\n");
-		remove_tree("$d.old");
-		rename($d, "$d.old") if -d $d;
-		rename($tmp, $d) or die "$d: cannot rename into place: $!\n";
-		remove_tree("$d.old");
+		replace_dir($tmp, $d);
 	}
 	return 1;
+}
+
+# Put the folder TMP in the place of DIR: what stood there goes, and a
+# reader sees either the old folder or the whole new one.
+sub replace_dir {
+	my ($tmp, $dir) = @_;
+	remove_tree("$dir.old");
+	rename($dir, "$dir.old") if -d $dir;
+	rename($tmp, $dir) or die "$dir: cannot rename into place: $!\n";
+	remove_tree("$dir.old");
 }
 
 sub assemble {
@@ -128,10 +135,7 @@ sub assemble {
 	$meta .= "not_run=@notrun\n" if @notrun;
 	spew("$tmp/meta", $meta);
 	spew("$tmp/.key", $key);
-	remove_tree("$out.old");
-	rename($out, "$out.old") if -d $out;
-	rename($tmp, $out) or die "$out: cannot rename into place: $!\n";
-	remove_tree("$out.old");
+	replace_dir($tmp, $out);
 	return 1;
 }
 
