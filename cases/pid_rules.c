@@ -202,14 +202,17 @@ static int orphan(struct adoption *a, int ready)
 	return 7;
 }
 
-/* Inner init: reap whatever comes until the orphan has reported (at most 5 s), then exit. */
+/*
+ * Inner init: reap whatever comes until the orphan has reported (at most 20 s: its exit
+ * would kill the orphan, and a loaded TCG guest took more than 5 s), then exit.
+ */
 static int inner_init(struct adoption *a)
 {
 	struct timespec tick = { 0, 5000000 };
 	int st, i;
 
 	a->inner_proc = proc_view_pid();
-	for (i = 0; i < 1000 && a->orphan_ppid == -1; i++) {
+	for (i = 0; i < 4000 && a->orphan_ppid == -1; i++) {
 		if (waitpid(-1, &st, WNOHANG) > 0)
 			a->inner_init_reaped = 1;
 		nanosleep(&tick, NULL);
@@ -283,7 +286,7 @@ static int outer_init(struct adoption *a, bool use_setns)
 	if (s == 0)
 		_exit(mover(a, use_setns));
 	while (a->nreaped < 3) {
-		pid_t r = pidns_wait_any(&code, 5000);
+		pid_t r = pidns_wait_any(&code, 20000);
 
 		if (r <= 0)
 			break;
