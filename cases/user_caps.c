@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/timex.h>
+#include <sys/utsname.h>
 #include <linux/securebits.h>
 #include <unistd.h>
 
@@ -710,6 +711,126 @@ TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(ambient_exec, NULL));
+}
+
+/* The holder of B2: nobody, root of B1 (its child) and of B2 (B1's child) with a UTS ns of B2. */
+static int nested_as_nobody(void *arg)
+{
+	(void)arg;
+	if (ns_become_nobody())
+		return child_fail("become nobody: %m");
+	if (ns_unshare_userns_root(0))
+		return child_fail("B1: %m");
+	if (ns_unshare_userns_root(CLONE_NEWUTS))
+		return child_fail("B2 with a UTS namespace: %m");
+	return 0;
+}
+
+/* Real root, in the initial user namespace: set the name of B2's UTS namespace. */
+static int ancestor_sets_name(void *arg)
+{
+	pid_t holder = *(pid_t *)arg;
+	const char *name = "nsc-ancestor";
+	struct utsname u;
+	uid_t owner = 0;
+	int fd, ufd;
+
+	fd = ns_open(holder, "uts");
+	ufd = ns_open(holder, "user");
+	if (fd < 0 || ufd < 0)
+		return child_fail("open the holder's uts/user links: %s",
+				  strerror(fd < 0 ? -fd : -ufd));
+	/* not the owner rule: B2's owner is nobody, we are uid 0 */
+	if (ioctl(ufd, NS_GET_OWNER_UID, &owner) || owner != ns_nobody_uid())
+		return child_fail("B2's owner uid is %u (%m), expected %u", owner, ns_nobody_uid());
+	close(ufd);
+	if (setns(fd, CLONE_NEWUTS))
+		return child_fail("setns into B2's UTS namespace: %m");
+	close(fd);
+	/* never set a name unless we really are in B2's UTS namespace */
+	if (ns_same_as_self(holder, "uts") != 1)
+		return child_fail("setns returned 0, not in B2's UTS namespace");
+	if (sethostname(name, strlen(name)))
+		return child_fail("sethostname with CAP_SYS_ADMIN in an ancestor: %m");
+	if (uname(&u) || strcmp(u.nodename, name))
+		return child_fail("hostname is '%s' after sethostname", u.nodename);
+	/* the other side: the same process without the capability effective */
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
+		return child_fail("drop CAP_SYS_ADMIN: %m");
+	if (sethostname("nsc-refused", 11) == 0 || errno != EPERM)
+		return child_fail("sethostname without CAP_SYS_ADMIN: %m, expected EPERM");
+	return 0;
+}
+
+/*
+ * A process with a capability in a user namespace has it in every
+ * descendant: real root, CAP_SYS_ADMIN effective in the initial user
+ * namespace, sets the hostname of a UTS namespace owned by B2, a
+ * grandchild user namespace whose owner is nobody (so the owner rule does
+ * not apply); with CAP_SYS_ADMIN dropped from its effective set it is
+ * refused with EPERM (user_namespaces(7) "Capabilities": "If a process has
+ * a capability in a user namespace, then it has that capability in all
+ * child (and further removed descendant) namespaces as well").
+ */
+TEST(capability_in_ancestor_userns_covers_descendants)
+{
+	struct ns_holder h = { .plain = true, .setup = nested_as_nobody };
+
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_holder_begin(&h));
+	EXPECT_EQ(0, ns_run(0, ancestor_sets_name, &h.pid));
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+static int root_file_refused(void *arg)
+{
+	char buf[8];
+	int fd;
+
+	(void)arg;
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
+		return 1;
+	fd = open("/tmp/root-0600", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, "secret\n", 7) != 7 || fchown(fd, 0, 0) || fchmod(fd, 0600))
+		return child_fail("create /tmp/root-0600: %m");
+	close(fd);
+	fd = open("/tmp/nobody-0000", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || fchown(fd, ns_nobody_uid(), ns_nobody_gid()) || fchmod(fd, 0))
+		return child_fail("create /tmp/nobody-0000: %m");
+	close(fd);
+	/* root of a user namespace whose root is nobody: every capability there */
+	if (ns_become_nobody())
+		return child_fail("become nobody: %m");
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	fd = open("/tmp/root-0600", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES)
+		return child_fail("root of a user namespace opened real root's 0600 file: %s",
+				  fd >= 0 ? "opened" : strerror(errno));
+	/* the other side: CAP_DAC_OVERRIDE works on a file of a mapped owner */
+	fd = open("/tmp/nobody-0000", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open of a mode 000 file of the mapped owner: %m");
+	if (read(fd, buf, sizeof(buf)) != 0)
+		return child_fail("read of the empty file: %m");
+	close(fd);
+	return 0;
+}
+
+/*
+ * Root of a user namespace has no power over a file whose owner is not
+ * mapped there: real root's mode 0600 file opens with EACCES, while a mode
+ * 000 file of the namespace's mapped root opens through CAP_DAC_OVERRIDE
+ * (user_namespaces(7) "Capabilities": a capability in a user namespace
+ * lets a process act on an object only when its ids are mapped there;
+ * capabilities(7) CAP_DAC_OVERRIDE).
+ */
+TEST(userns_root_refused_on_real_roots_0600_file_eacces)
+{
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_run(CLONE_NEWNS, root_file_refused, NULL));
 }
 
 TEST_HARNESS_MAIN
