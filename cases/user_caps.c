@@ -783,54 +783,95 @@ TEST(capability_in_ancestor_userns_covers_descendants)
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
+/* A child that makes itself non-dumpable, then waits for a byte or EOF. */
+static pid_t nondumpable_child(struct ns_sync *s)
+{
+	pid_t pid = ns_clone_synced(ns_clone, 0, s);
+
+	if (pid == 0) {
+		char ok = !prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+		ns_sync_tell(s, true, &ok, 1);
+		ns_sync_wait(s, true, NULL, 1, 3 * NS_WAIT_MS);
+		_exit(0);
+	}
+	return pid;
+}
+
 static int root_file_refused(void *arg)
 {
-	char buf[8];
-	int fd;
+	char path[64], buf[8];
+	struct ns_sync s;
+	struct stat st;
+	int fd, rc = 0;
+	char ok = 0;
+	pid_t t;
 
 	(void)arg;
-	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
-		return 1;
-	fd = open("/tmp/root-0600", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, "secret\n", 7) != 7 || fchown(fd, 0, 0) || fchmod(fd, 0600))
-		return child_fail("create /tmp/root-0600: %m");
-	close(fd);
-	fd = open("/tmp/nobody-0000", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
-	if (fd < 0 || fchown(fd, ns_nobody_uid(), ns_nobody_gid()) || fchmod(fd, 0))
-		return child_fail("create /tmp/nobody-0000: %m");
-	close(fd);
-	/* root of a user namespace whose root is nobody: every capability there */
-	if (ns_become_nobody())
-		return child_fail("become nobody: %m");
-	if (ns_unshare_userns_root(0))
-		return child_fail("new user namespace: %m");
-	fd = open("/tmp/root-0600", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 || errno != EACCES)
-		return child_fail("root of a user namespace opened real root's 0600 file: %s",
-				  fd >= 0 ? "opened" : strerror(errno));
+	t = nondumpable_child(&s);
+	if (t < 0)
+		return child_fail("fork: %m");
+	if (ns_sync_wait(&s, false, &ok, 1, NS_WAIT_MS) || !ok) {
+		rc = child_fail("the child did not become non-dumpable");
+		goto out;
+	}
+	/* proc(5): the files of a non-dumpable process are owned by root */
+	snprintf(path, sizeof(path), "/proc/%d/personality", t);
+	if (stat(path, &st) || st.st_uid != 0 || st.st_gid != 0 || (st.st_mode & 07777) != 0400) {
+		rc = child_fail("%s: %u:%u mode %o (%m), expected real root's 0:0 0400", path,
+				st.st_uid, st.st_gid, st.st_mode & 07777);
+		goto out;
+	}
+	/* root of a user namespace whose root is us: every capability there */
+	if (ns_unshare_userns_root(CLONE_NEWNS)) {
+		rc = child_fail("new user and mount namespaces: %m");
+		goto out;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		rc = child_fail("root of a user namespace opened real root's 0400 %s: %s", path,
+				fd >= 0 ? "opened" : strerror(errno));
+		goto out;
+	}
 	/* the other side: CAP_DAC_OVERRIDE works on a file of a mapped owner */
-	fd = open("/tmp/nobody-0000", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return child_fail("open of a mode 000 file of the mapped owner: %m");
-	if (read(fd, buf, sizeof(buf)) != 0)
-		return child_fail("read of the empty file: %m");
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS)) {
+		rc = 1;
+		goto out;
+	}
+	fd = open("/tmp/mine-0000", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || fchmod(fd, 0)) {
+		rc = child_fail("create /tmp/mine-0000: %m");
+		goto out;
+	}
 	close(fd);
-	return 0;
+	fd = open("/tmp/mine-0000", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) != 0)
+		rc = child_fail("open and read a mode 000 file of the mapped owner: %m");
+	if (fd >= 0)
+		close(fd);
+out:
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	if (ns_wait(t, NS_WAIT_MS) && !rc)
+		rc = child_fail("the non-dumpable child failed");
+	return rc;
 }
 
 /*
  * Root of a user namespace has no power over a file whose owner is not
- * mapped there: real root's mode 0600 file opens with EACCES, while a mode
- * 000 file of the namespace's mapped root opens through CAP_DAC_OVERRIDE
- * (user_namespaces(7) "Capabilities": a capability in a user namespace
- * lets a process act on an object only when its ids are mapped there;
- * capabilities(7) CAP_DAC_OVERRIDE).
+ * mapped there: a file real root owns that others may not read opens with
+ * EACCES, while a mode 000 file of the namespace's mapped root opens
+ * through CAP_DAC_OVERRIDE (user_namespaces(7) "Capabilities": the
+ * capability applies to a file only when its owner and group are mapped;
+ * capabilities(7) CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH).  The file is
+ * /proc/PID/personality (0400) of a non-dumpable process, which proc(5)
+ * gives to real root: one no case can create otherwise without real root,
+ * so both passes run the test.
  */
-TEST(userns_root_refused_on_real_roots_0600_file_eacces)
+TEST(userns_root_refused_on_real_roots_file_eacces)
 {
-	NS_NEED_REAL_ROOT(!ns_real_root_missing());
 	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, ns_run(CLONE_NEWNS, root_file_refused, NULL));
+	ASSERT_EQ(0, ns_run_unpriv(root_file_refused, NULL));
 }
 
 TEST_HARNESS_MAIN
