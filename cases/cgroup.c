@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,6 +577,91 @@ TEST_F(cg, setns_leaves_cgroup_membership_alone)
 	ns_sync_tell(&sh, false, NULL, 0);
 	ns_sync_close(&sh);
 	EXPECT_EQ(0, ns_wait(holder, NS_WAIT_MS));
+}
+
+struct ancestor_req {
+	char file[CGNS_PATH_MAX + 32];		/* an ancestor's cgroup.subtree_control */
+	const char *ancestor;			/* that ancestor's directory */
+	const char *enter;			/* the cgroup the namespace is made in */
+};
+
+/* The directories met in the walk of the mount made inside, and the ancestor among them. */
+static struct stat walk_ancestor;
+static int walk_dirs, walk_hits;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)path;
+	(void)f;
+	if (type != FTW_D)
+		return 0;
+	walk_dirs++;
+	walk_hits += st->st_dev == walk_ancestor.st_dev && st->st_ino == walk_ancestor.st_ino;
+	return 0;
+}
+
+static int ancestor_out_of_reach(void *arg)
+{
+	struct ancestor_req *r = arg;
+	struct ns_ident before, after;
+	char point[64], up[80];
+	struct stat st;
+	int fd;
+
+	if (cgns_enter(r->enter))
+		return child_fail("enter %s: %m", r->enter);
+	/* before: the ancestor's file is ours to change (opened, never written) */
+	fd = open(r->file, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s for writing before the namespace: %m", r->file);
+	close(fd);
+	if (stat(r->ancestor, &walk_ancestor))
+		return child_fail("stat %s: %m", r->ancestor);
+	if (ns_ident_of(0, "mnt", &before) || ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWCGROUP|CLONE_NEWNS): %m");
+	/* never mount anything unless the mount namespace really is new */
+	if (ns_ident_of(0, "mnt", &after) || ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
+	if (ns_private_tmp(NULL))
+		return 1;
+	snprintf(point, sizeof(point), "/tmp/nsc-cg-%d", getpid());
+	if (mkdir(point, 0700) || mount("none", point, "cgroup2", 0, NULL))
+		return child_fail("mount cgroup2 on %s inside: %m", point);
+	if (!cgns_same_inode(point, r->enter))
+		return child_fail("the mount's root is not %s", r->enter);
+	/* after: no directory of the mount, and not its root's "..", is the ancestor */
+	walk_dirs = walk_hits = 0;
+	if (nftw(point, walk_one, 16, FTW_PHYS | FTW_MOUNT))
+		return child_fail("walk %s: %m", point);
+	snprintf(up, sizeof(up), "%s/..", point);
+	if (stat(up, &st))
+		return child_fail("stat %s: %m", up);
+	if (walk_hits || (st.st_dev == walk_ancestor.st_dev && st.st_ino == walk_ancestor.st_ino))
+		return child_fail("the ancestor %s is reachable through the mount made inside",
+				  r->ancestor);
+	return walk_dirs ? 0 : child_fail("the walk of %s met no directory", point);
+}
+
+/*
+ * A process namespaced below a delegated cgroup, with cgroup2 mounted from
+ * inside its cgroup namespace, cannot reach the ancestor cgroup through
+ * that mount: no directory of it, nor its root's "..", is the ancestor
+ * (cgroup_namespaces(7): namespacing X under /cg/1/2 "in combination with
+ * suitable mount operations for the cgroup filesystem ... prevents it
+ * modifying files in /cg/1, since it cannot even see the contents of that
+ * directory").  Both sides: before the namespace the same process opens the
+ * ancestor's cgroup.subtree_control for writing through the mount outside.
+ */
+TEST_F(cg, ancestor_cgroup_out_of_reach_from_inside)
+{
+	struct ancestor_req *r = ns_shared_page(sizeof(*r));
+
+	REQUIRE_OWN_CGROUPS();
+	ASSERT_NE(NULL, r);
+	snprintf(r->file, sizeof(r->file), "%s/cgroup.subtree_control", self->a);
+	r->ancestor = self->a;
+	r->enter = self->sub;
+	EXPECT_EQ(0, ns_run_admin(0, ancestor_out_of_reach, r));
 }
 
 TEST_HARNESS_MAIN
