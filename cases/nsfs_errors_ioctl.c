@@ -241,8 +241,9 @@ TEST(nsfs_typed_ioctls_on_other_types_einval)
  * other type with EINVAL (linux:a1d220d9dafa "nsfs: iterate through mount
  * namespaces", 6.12; nsfs.h).  Both sides: it answers on the caller's own
  * mount namespace with the NS_GET_MNTNS_ID id.  NS_MNT_GET_NEXT and PREV
- * are left out: on 6.18.44 they answer EPERM for a namespace of another type
- * before looking at the type (their privilege check, cases/mnt_api.c).
+ * are left out: they check the caller's privilege (the initial namespaces,
+ * cases/mnt_api.c) before the type, so a case run outside the initial PID
+ * namespace gets EPERM for any type.
  */
 TEST(nsfs_mnt_get_info_on_other_types_einval)
 {
