@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +475,193 @@ static int join_cgns(void *arg)
 TEST_F(cg, setns_makes_paths_relative_to_joined_ns)
 {
 	CG_OWN_VIEW(join_cgns);
+}
+
+/* Whether the cgroup.procs of @dir lists @pid: 1, 0, or -errno. */
+static int procs_list(const char *dir, pid_t pid)
+{
+	char path[CGNS_PATH_MAX + 16], buf[4096], *line, *save;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	n = ns_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (atoi(line) == pid)
+			return 1;
+	return 0;
+}
+
+/* The holder: in cgroup b, a cgroup namespace rooted there (a user namespace too if needed). */
+static int member_holder(struct ns_sync *s, const char *b)
+{
+	char ok = !cgns_enter(b) && !unshare(CLONE_NEWCGROUP);
+
+	ns_sync_tell(s, true, &ok, 1);
+	ns_sync_wait(s, true, NULL, 1, 3 * NS_WAIT_MS);
+	return ok ? 0 : child_fail("enter %s, unshare(CLONE_NEWCGROUP): %m", b);
+}
+
+/* The joiner: in cgroup a, setns() into the holder's cgroup namespace; says what it sees. */
+static int member_joiner(struct ns_sync *s, const char *a, pid_t holder, char *seen)
+{
+	char file[64];
+	int fd;
+
+	if (cgns_enter(a))
+		return child_fail("enter %s: %m", a);
+	if (!ns_have_sys_admin()) {
+		/* its owner's: CAP_SYS_ADMIN over the cgroup namespace */
+		snprintf(file, sizeof(file), "/proc/%d/ns/user", holder);
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWUSER))
+			return child_fail("setns(%s): %m", file);
+		close(fd);
+	}
+	snprintf(file, sizeof(file), "/proc/%d/ns/cgroup", holder);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWCGROUP))
+		return child_fail("setns(%s): %m", file);
+	close(fd);
+	if (ns_same_as_self(holder, "cgroup") != 1)
+		return child_fail("setns returned 0, not in the holder's cgroup namespace");
+	if (cgns_path(0, "", seen))
+		return child_fail("no v2 line in /proc/self/cgroup");
+	ns_sync_tell(s, true, NULL, 0);
+	ns_sync_wait(s, true, NULL, 1, 3 * NS_WAIT_MS);
+	return 0;
+}
+
+/*
+ * setns() into a cgroup namespace does not change the caller's cgroup
+ * membership (setns(2) "Cgroup namespaces": "Using setns() to change the
+ * caller's cgroup namespace does not change the caller's cgroup
+ * memberships").  A joiner in cgroup a joins the namespace of a holder
+ * rooted at its sibling b: from outside it is still in a (its
+ * /proc/PID/cgroup, a's cgroup.procs lists it, b's does not), and from
+ * inside it sees a relative to b's root: exactly "/../a".
+ */
+TEST_F(cg, setns_leaves_cgroup_membership_alone)
+{
+	char *seen = ns_shared_page(CGNS_PATH_MAX);
+	char outside[CGNS_PATH_MAX], want[CGNS_PATH_MAX + 8];
+	struct ns_sync sh, sj;
+	pid_t holder, joiner;
+	char ok = 0;
+
+	REQUIRE_OWN_CGROUPS();
+	ASSERT_NE(NULL, seen);
+	holder = ns_clone_synced(ns_clone_admin, 0, &sh);
+	ASSERT_LE(0, holder);
+	if (holder == 0)
+		_exit(member_holder(&sh, self->b));
+	ASSERT_EQ(0, ns_sync_wait(&sh, false, &ok, 1, NS_WAIT_MS));
+	ASSERT_EQ(1, ok);
+	joiner = ns_clone_synced(ns_clone, 0, &sj);
+	ASSERT_LE(0, joiner);
+	if (joiner == 0)
+		_exit(member_joiner(&sj, self->a, holder, seen));
+	if (ns_sync_wait(&sj, false, NULL, 1, NS_WAIT_MS) == 0) {
+		snprintf(want, sizeof(want), "%s/a", self->rel);
+		EXPECT_EQ(0, cgns_path(joiner, "", outside));
+		EXPECT_STREQ(want, outside);
+		EXPECT_EQ(1, procs_list(self->a, joiner));
+		EXPECT_EQ(0, procs_list(self->b, joiner));
+		EXPECT_EQ(1, procs_list(self->b, holder));
+		EXPECT_STREQ("/../a", seen);
+	}
+	ns_sync_tell(&sj, false, NULL, 0);
+	ns_sync_close(&sj);
+	EXPECT_EQ(0, ns_wait(joiner, NS_WAIT_MS));
+	ns_sync_tell(&sh, false, NULL, 0);
+	ns_sync_close(&sh);
+	EXPECT_EQ(0, ns_wait(holder, NS_WAIT_MS));
+}
+
+struct ancestor_req {
+	char file[CGNS_PATH_MAX + 32];		/* an ancestor's cgroup.subtree_control */
+	const char *ancestor;			/* that ancestor's directory */
+	const char *enter;			/* the cgroup the namespace is made in */
+};
+
+/* The directories met in the walk of the mount made inside, and the ancestor among them. */
+static struct stat walk_ancestor;
+static int walk_dirs, walk_hits;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)path;
+	(void)f;
+	if (type != FTW_D)
+		return 0;
+	walk_dirs++;
+	walk_hits += st->st_dev == walk_ancestor.st_dev && st->st_ino == walk_ancestor.st_ino;
+	return 0;
+}
+
+static int ancestor_out_of_reach(void *arg)
+{
+	struct ancestor_req *r = arg;
+	struct ns_ident before, after;
+	char point[64], up[80];
+	struct stat st;
+	int fd;
+
+	if (cgns_enter(r->enter))
+		return child_fail("enter %s: %m", r->enter);
+	/* before: the ancestor's file is ours to change (opened, never written) */
+	fd = open(r->file, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s for writing before the namespace: %m", r->file);
+	close(fd);
+	if (stat(r->ancestor, &walk_ancestor))
+		return child_fail("stat %s: %m", r->ancestor);
+	if (ns_ident_of(0, "mnt", &before) || ns_unshare_admin(CLONE_NEWCGROUP | CLONE_NEWNS))
+		return child_fail("unshare(CLONE_NEWCGROUP|CLONE_NEWNS): %m");
+	/* never mount anything unless the mount namespace really is new */
+	if (ns_ident_of(0, "mnt", &after) || ns_ident_eq(&before, &after))
+		return child_fail("unshare(CLONE_NEWNS) returned 0, same mount namespace");
+	if (ns_private_tmp(NULL))
+		return 1;
+	snprintf(point, sizeof(point), "/tmp/nsc-cg-%d", getpid());
+	if (mkdir(point, 0700) || mount("none", point, "cgroup2", 0, NULL))
+		return child_fail("mount cgroup2 on %s inside: %m", point);
+	if (!cgns_same_inode(point, r->enter))
+		return child_fail("the mount's root is not %s", r->enter);
+	/* after: no directory of the mount, and not its root's "..", is the ancestor */
+	walk_dirs = walk_hits = 0;
+	if (nftw(point, walk_one, 16, FTW_PHYS | FTW_MOUNT))
+		return child_fail("walk %s: %m", point);
+	snprintf(up, sizeof(up), "%s/..", point);
+	if (stat(up, &st))
+		return child_fail("stat %s: %m", up);
+	if (walk_hits || (st.st_dev == walk_ancestor.st_dev && st.st_ino == walk_ancestor.st_ino))
+		return child_fail("the ancestor %s is reachable through the mount made inside",
+				  r->ancestor);
+	return walk_dirs ? 0 : child_fail("the walk of %s met no directory", point);
+}
+
+/*
+ * A process namespaced below a delegated cgroup, with cgroup2 mounted from
+ * inside its cgroup namespace, cannot reach the ancestor cgroup through
+ * that mount: no directory of it, nor its root's "..", is the ancestor
+ * (cgroup_namespaces(7): namespacing X under /cg/1/2 "in combination with
+ * suitable mount operations for the cgroup filesystem ... prevents it
+ * modifying files in /cg/1, since it cannot even see the contents of that
+ * directory").  Both sides: before the namespace the same process opens the
+ * ancestor's cgroup.subtree_control for writing through the mount outside.
+ */
+TEST_F(cg, ancestor_cgroup_out_of_reach_from_inside)
+{
+	struct ancestor_req *r = ns_shared_page(sizeof(*r));
+
+	REQUIRE_OWN_CGROUPS();
+	ASSERT_NE(NULL, r);
+	snprintf(r->file, sizeof(r->file), "%s/cgroup.subtree_control", self->a);
+	r->ancestor = self->a;
+	r->enter = self->sub;
+	EXPECT_EQ(0, ns_run_admin(0, ancestor_out_of_reach, r));
 }
 
 TEST_HARNESS_MAIN

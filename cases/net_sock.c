@@ -624,4 +624,70 @@ TEST(pathname_unix_socket_reachable_from_another_netns)
 	EXPECT_EQ(0, r->listed_there);
 }
 
+/* Bind INADDR_ANY:@port and close: 0, or -errno. */
+static int binds(int port)
+{
+	int s = tcp_bind_any(port);
+
+	if (s < 0)
+		return s;
+	close(s);
+	return 0;
+}
+
+static int ports_follow_netns_owner(void *arg)
+{
+	struct ns_ident net1;
+	long start = 0;
+	int err;
+
+	(void)arg;
+	err = ns_unshare_userns_root(CLONE_NEWNET);
+	if (err)
+		return child_fail("unshare(CLONE_NEWUSER|CLONE_NEWNET): %s", strerror(-err));
+	if (ns_read_long(PORT_START, &start) || start != 1024)
+		return child_fail(PORT_START " is %ld in a new netns, expected 1024", start);
+	/* Root of U1 in N1, which U1 owns: port 1023 binds. */
+	err = binds(1023);
+	if (err)
+		return child_fail("root of the owner binds port 1023: %s", strerror(-err));
+	if (ns_ident_of(0, "net", &net1))
+		return child_fail("ns_ident_of(net): %m");
+	/* Root of U2, a child of U1, every capability in U2, still in N1. */
+	err = ns_unshare_userns_root(0);
+	if (err)
+		return child_fail("unshare(CLONE_NEWUSER) inside: %s", strerror(-err));
+	err = binds(1023);
+	if (err != -EACCES)
+		return child_fail("root of a child user namespace binds port 1023 in its parent's "
+				  "netns: %s, expected EACCES", err ? strerror(-err) : "bound");
+	err = binds(1024);
+	if (err)
+		return child_fail("the same binds port 1024: %s", strerror(-err));
+	/* N2, owned by U2: the same process binds port 1023 there. */
+	if (unshare(CLONE_NEWNET))
+		return child_fail("unshare(CLONE_NEWNET) as root of U2: %m");
+	if (!netns_is_not(&net1))
+		return child_fail("network namespace unchanged by unshare");
+	err = binds(1023);
+	if (err)
+		return child_fail("root of U2 binds port 1023 in the netns U2 owns: %s",
+				  strerror(-err));
+	return 0;
+}
+
+/*
+ * Binding a port below ip_unprivileged_port_start (1024 in a new netns) needs
+ * CAP_NET_BIND_SERVICE in the user namespace that owns the network namespace:
+ * root of a child user namespace, with every capability there, is refused
+ * with EACCES in its parent's netns and binds in a netns of its own
+ * (user_namespaces(7) "Interaction of user namespaces and other types of
+ * namespaces", ip(7) ip_unprivileged_port_start).
+ */
+TEST(privileged_port_needs_cap_in_netns_owner)
+{
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(0, ports_follow_netns_owner, NULL));
+}
+
 TEST_HARNESS_MAIN

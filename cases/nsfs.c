@@ -807,4 +807,71 @@ TEST(setns_pidfd_joins_the_targets_own_pid_and_time_ns)
 	ASSERT_EQ(0, ns_run_admin(0, pidfd_active_worker, NULL));
 }
 
+static int join_all_by_pidfd(void *arg)
+{
+	struct pidfd_req *r = arg;
+	unsigned long all = HOLD_ALL | (ns_type_available("time") ? CLONE_NEWTIME : 0);
+	struct ns_ident before[NS_NTYPES], pid_before, now, want;
+	int n = 0;
+
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+
+		if (!(all & t->flag))
+			continue;
+		if (ns_ident_of(0, joined_file(t), &before[i]) ||
+		    ns_ident_of(r->holder, t->name, &want))
+			return child_fail("stat %s: %m", t->name);
+		if (ns_ident_eq(&before[i], &want))
+			return child_fail("the holder's %s namespace is ours before setns",
+					  t->name);
+	}
+	if (ns_ident_of(0, "pid", &pid_before))
+		return child_fail("stat pid: %m");
+	if (setns(r->pidfd, all))
+		return child_fail("setns(pidfd, %#lx): %m", all);
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+
+		if (!(all & t->flag))
+			continue;
+		if (ns_ident_of(0, joined_file(t), &now) ||
+		    ns_ident_of(r->holder, t->name, &want))
+			return child_fail("stat %s after setns: %m", t->name);
+		if (!ns_ident_eq(&now, &want))
+			return child_fail("after setns(pidfd, %#lx) our %s is not the holder's %s",
+					  all, joined_file(t), t->name);
+		n++;
+	}
+	/* the caller's own PID namespace never changes (pid_namespaces(7)) */
+	if (ns_ident_of(0, "pid", &now) || !ns_ident_eq(&now, &pid_before))
+		return child_fail("setns(pidfd) moved the caller's own pid link");
+	return n == __builtin_popcountl(all) ? 0 :
+	       child_fail("compared %d of %d types", n, __builtin_popcountl(all));
+}
+
+static int pidfd_all_worker(void *arg)
+{
+	unsigned long flags = HOLD_ALL | (ns_type_available("time") ? CLONE_NEWTIME : 0);
+
+	(void)arg;
+	return join_holder_by_pidfd(flags, NULL, NULL, join_all_by_pidfd, true);
+}
+
+/*
+ * setns(pidfd, flags) with every CLONE_NEW* type at once puts the caller in
+ * each of the target's namespaces: every type, compared by identity
+ * (dev, inode of /proc/self/ns/<type>), is the target's afterwards and was
+ * not before; for PID the caller's pid_for_children is the target's pid
+ * namespace and its own pid link stays (setns(2) "setns() with a PID file
+ * descriptor", 5.8; time since 5.8 too).  The target was made with all the
+ * types (clone3() for time), so each is its own active one.
+ */
+TEST(setns_pidfd_all_types_each_joined_by_identity)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	NS_NEED(NS_F_SETNS_PIDFD);
+	ASSERT_EQ(0, ns_run(0, pidfd_all_worker, NULL));
+}
+
 TEST_HARNESS_MAIN

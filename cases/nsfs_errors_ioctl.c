@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -163,6 +165,253 @@ TEST(ns_ioctls_on_other_files_enotty)
 	}
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
+}
+
+/* true when the kernel answers NS_GET_MNTNS_ID on our own mount namespace (6.11). */
+static bool have_mntns_id_ioctl(void)
+{
+	int fd = ns_open(0, "mnt");
+	uint64_t id;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, NS_GET_MNTNS_ID, &id) == 0 || errno != ENOTTY;
+	close(fd);
+	return ok;
+}
+
+/*
+ * The 6.11 nsfs ioctls work on one type only and refuse a namespace of
+ * another type with EINVAL: NS_GET_MNTNS_ID a non-mount namespace, the four
+ * pid translations (NS_GET_PID_FROM_PIDNS, NS_GET_TGID_FROM_PIDNS,
+ * NS_GET_PID_IN_PIDNS, NS_GET_TGID_IN_PIDNS) a non-PID namespace
+ * (linux:ca567df74a28 "nsfs: add pid translation ioctls" and
+ * linux:e8e43a1fcc5c "fs: add an ioctl to get the mnt ns id from nsfs",
+ * 6.11; the nsfs.h uapi comments; not in ioctl_ns(2)).  Both sides: each
+ * answers on the caller's own namespace of its type.
+ */
+TEST(nsfs_typed_ioctls_on_other_types_einval)
+{
+	static const unsigned long pid_reqs[] = {
+		NS_GET_PID_FROM_PIDNS, NS_GET_TGID_FROM_PIDNS,
+		NS_GET_PID_IN_PIDNS, NS_GET_TGID_IN_PIDNS,
+	};
+	int checked = 0;
+
+	NS_NEED_FEATURE(!have_mntns_id_ioctl(), "NS_GET_MNTNS_ID", "6.11");
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		uint64_t id = 0;
+		int fd, r;
+
+		if (!ns_type_available(t->name))
+			continue;
+		fd = ns_open(0, t->name);
+		ASSERT_LE(0, fd) TH_LOG("open /proc/self/ns/%s: %s", t->name, strerror(-fd));
+		errno = 0;
+		r = ioctl(fd, NS_GET_MNTNS_ID, &id);
+		if (t->flag == CLONE_NEWNS) {
+			EXPECT_EQ(0, r) TH_LOG("NS_GET_MNTNS_ID on mnt: %m");
+			EXPECT_NE(0, id);
+		} else {
+			EXPECT_EQ(-1, r) TH_LOG("NS_GET_MNTNS_ID on %s granted", t->name);
+			EXPECT_EQ(EINVAL, errno) TH_LOG("NS_GET_MNTNS_ID on %s: %m", t->name);
+		}
+		for (size_t q = 0; q < sizeof(pid_reqs) / sizeof(pid_reqs[0]); q++) {
+			errno = 0;
+			r = ioctl(fd, pid_reqs[q], getpid());
+			if (t->flag == CLONE_NEWPID) {
+				/* the caller's own namespace: its own pid either way */
+				EXPECT_EQ(getpid(), r) TH_LOG("pid request %zu on pid: %m", q);
+			} else {
+				EXPECT_EQ(-1, r) TH_LOG("pid request %zu on %s granted", q, t->name);
+				EXPECT_EQ(EINVAL, errno) TH_LOG("pid request %zu on %s: %m", q,
+								t->name);
+			}
+		}
+		close(fd);
+		checked++;
+	}
+	EXPECT_LE(3, checked);
+}
+
+/*
+ * NS_MNT_GET_INFO takes a mount namespace and refuses a namespace of any
+ * other type with EINVAL (linux:a1d220d9dafa "nsfs: iterate through mount
+ * namespaces", 6.12; nsfs.h).  Both sides: it answers on the caller's own
+ * mount namespace with the NS_GET_MNTNS_ID id.  NS_MNT_GET_NEXT and PREV
+ * are left out: they check the caller's privilege (the initial namespaces,
+ * cases/mnt_api.c) before the type, so a case run outside the initial PID
+ * namespace gets EPERM for any type.
+ */
+TEST(nsfs_mnt_get_info_on_other_types_einval)
+{
+	struct nsc_mnt_ns_info info = { 0 };
+	uint64_t id = 0;
+	int fd;
+
+	NS_NEED(NS_F_NS_MNT_ITER);
+	fd = ns_open(0, "mnt");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, NS_GET_MNTNS_ID, &id));
+	info.size = sizeof(info);
+	EXPECT_EQ(0, ioctl(fd, NS_MNT_GET_INFO, &info)) TH_LOG("NS_MNT_GET_INFO on mnt: %m");
+	EXPECT_EQ(id, info.mnt_ns_id);
+	close(fd);
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *t = &ns_types[i];
+		int ret;
+
+		if (t->flag == CLONE_NEWNS || !ns_type_available(t->name))
+			continue;
+		fd = ns_open(0, t->name);
+		ASSERT_LE(0, fd) TH_LOG("open /proc/self/ns/%s: %s", t->name, strerror(-fd));
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		errno = 0;
+		ret = ioctl(fd, NS_MNT_GET_INFO, &info);
+		EXPECT_EQ(-1, ret) TH_LOG("NS_MNT_GET_INFO on %s granted", t->name);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("NS_MNT_GET_INFO on %s: %m", t->name);
+		close(fd);
+	}
+}
+
+/* PIDFD_GET_UTS_NAMESPACE (nr 10) of @pidfd: 0 with the fd closed, or errno. */
+static int pidfd_uts_errno(int pidfd)
+{
+	int fd = ioctl(pidfd, NSC_PIDFD_GET_NS(10), 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* A child that reports when it runs, then waits for a byte or EOF on @s. */
+static pid_t idle_child(struct ns_sync *s, bool nodump)
+{
+	pid_t pid = ns_clone_synced(ns_clone, 0, s);
+
+	if (pid == 0) {
+		if (nodump && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+			_exit(child_fail("PR_SET_DUMPABLE 0: %m"));
+		ns_sync_tell(s, true, NULL, 0);
+		ns_sync_wait(s, true, NULL, 1, 3 * NS_WAIT_MS);
+		_exit(0);
+	}
+	if (pid > 0 && ns_sync_wait(s, false, NULL, 1, NS_WAIT_MS)) {
+		ns_sync_close(s);
+		ns_wait(pid, NS_WAIT_MS);
+		return -1;
+	}
+	return pid;
+}
+
+static int pidfd_ns_ptrace_worker(void *arg)
+{
+	struct ns_sync sd, sn;
+	pid_t dump, nodump;
+	int fd_d = -1, fd_n = -1, err, rc = 0;
+
+	(void)arg;
+	if (!ns_caps_none_effective())
+		return child_fail("the worker still has a capability");
+	dump = idle_child(&sd, false);
+	if (dump < 0)
+		return child_fail("the dumpable child did not start");
+	nodump = idle_child(&sn, true);
+	if (nodump < 0) {
+		rc = child_fail("the non-dumpable child did not start");
+		goto out;
+	}
+	fd_d = ns_pidfd_open(dump);
+	fd_n = ns_pidfd_open(nodump);
+	if (fd_d < 0 || fd_n < 0) {
+		rc = child_fail("pidfd_open: %m");
+		goto out;
+	}
+	err = pidfd_uts_errno(fd_d);
+	if (err)
+		rc = child_fail("PIDFD_GET_UTS_NAMESPACE of a dumpable child of the same uid: "
+				"%s", strerror(err));
+	err = pidfd_uts_errno(fd_n);
+	if (err != EACCES)
+		rc = child_fail("PIDFD_GET_UTS_NAMESPACE of a non-dumpable child without "
+				"CAP_SYS_PTRACE: %s, expected EACCES",
+				err ? strerror(err) : "an fd");
+out:
+	if (fd_d >= 0)
+		close(fd_d);
+	if (fd_n >= 0)
+		close(fd_n);
+	/* a byte, not EOF: the second child holds a copy of the first one's pipe */
+	ns_sync_tell(&sd, false, NULL, 0);
+	ns_sync_close(&sd);
+	if (ns_wait(dump, NS_WAIT_MS) && !rc)
+		rc = child_fail("the dumpable child failed");
+	if (nodump > 0) {
+		ns_sync_tell(&sn, false, NULL, 0);
+		ns_sync_close(&sn);
+		if (ns_wait(nodump, NS_WAIT_MS) && !rc)
+			rc = child_fail("the non-dumpable child failed");
+	}
+	return rc;
+}
+
+/*
+ * PIDFD_GET_<type>_NAMESPACE opens a namespace fd only for a caller that
+ * passes the ptrace read check on the process (PTRACE_MODE_READ_FSCREDS, as
+ * /proc/PID/ns does): a process of the same uid that made itself
+ * non-dumpable, asked by one without CAP_SYS_PTRACE, gives EACCES; the same
+ * caller gets the namespace of a dumpable one (linux:5b08bd408534 "pidfs:
+ * allow retrieval of namespace file descriptors", 6.11; ptrace(2) "Ptrace
+ * access mode checking").
+ */
+TEST(pidfd_get_namespace_needs_ptrace_read_access_eacces)
+{
+	NS_NEED(NS_F_PIDFD_GET_NS);
+	ASSERT_EQ(0, ns_run_unpriv(pidfd_ns_ptrace_worker, NULL));
+}
+
+/*
+ * PIDFD_GET_<type>_NAMESPACE of a process that has exited fails with
+ * ESRCH: a zombie has given up its namespaces, and a reaped process is
+ * gone (linux:5b08bd408534 "pidfs: allow retrieval of namespace file
+ * descriptors", 6.11: "just pretend it didn't exist").  Both sides: the
+ * same pidfd gives the namespace while the process runs.
+ */
+TEST(pidfd_get_namespace_of_exited_process_esrch)
+{
+	struct ns_sync s;
+	siginfo_t si;
+	int pidfd, err;
+	pid_t pid;
+
+	NS_NEED(NS_F_PIDFD_GET_NS);
+	pid = ns_clone_synced(ns_clone, 0, &s);
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ns_sync_tell(&s, true, NULL, 0);
+		ns_sync_wait(&s, true, NULL, 1, NS_WAIT_MS);
+		_exit(0);
+	}
+	pidfd = ns_pidfd_open(pid);
+	ASSERT_LE(0, pidfd) TH_LOG("pidfd_open: %m");
+	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 1, NS_WAIT_MS));
+	EXPECT_EQ(0, pidfd_uts_errno(pidfd));
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	/* a zombie: wait for the exit without reaping it */
+	memset(&si, 0, sizeof(si));
+	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT)) TH_LOG("waitid: %m");
+	ASSERT_EQ(pid, si.si_pid);
+	err = pidfd_uts_errno(pidfd);
+	EXPECT_EQ(ESRCH, err) TH_LOG("of a zombie: %s", err ? strerror(err) : "an fd");
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	err = pidfd_uts_errno(pidfd);
+	EXPECT_EQ(ESRCH, err) TH_LOG("of a reaped process: %s", err ? strerror(err) : "an fd");
+	close(pidfd);
 }
 
 TEST_HARNESS_MAIN

@@ -324,8 +324,7 @@ static int pid_max_inside(long outer)
  * linux:7863dcc72d0f ("pid: allow pid_max to be set per pid namespace"):
  * writable by CAP_SYS_ADMIN over the owning user namespace, it bounds the
  * PIDs allocated in that namespace, and the parent's stays as it was.
- * (The starting value is not asserted: 6.18 starts a new namespace at
- * PID_MAX_LIMIT, the ancestors' limits still apply at allocation.)
+ * (The starting value: pid_max_starts_at_each_generations_value.)
  */
 TEST(pid_max_is_per_pid_namespace)
 {
@@ -348,6 +347,102 @@ TEST(pid_max_is_per_pid_namespace)
 	ns_sync_tell(&s, false, NULL, 0);
 	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
 	ns_sync_close(&s);
+	EXPECT_EQ(outer, read_pid_max());
+}
+
+/* What the pid_max start test saw: in A (new), then in B (new, inside A). */
+struct pid_max_start {
+	long a, b;		/* pid_max read there; -1 not read */
+	long a_uid;		/* owner of /proc/sys/kernel/pid_max in A, as seen there */
+	int write_err;		/* A's write of 5000 (per-namespace generation only) */
+};
+
+/* pid_max of 64-bit kernels (threads.h PID_MAX_LIMIT: 4 * 1024 * 1024), else 32768. */
+#define NSC_PID_MAX_LIMIT (sizeof(long) > 4 ? 4L * 1024 * 1024 : 32768L)
+
+/* In B, a PID namespace made inside A: read pid_max. */
+static int pid_max_in_b(struct pid_max_start *r)
+{
+	r->b = read_pid_max();
+	return 0;
+}
+
+/* PID 1 of A, root of A's user namespace (nobody outside). */
+static int pid_max_in_a(struct pid_max_start *r)
+{
+	struct stat st;
+	pid_t pid;
+
+	r->a = read_pid_max();
+	if (stat("/proc/sys/kernel/pid_max", &st))
+		return child_fail("stat pid_max: %m");
+	r->a_uid = st.st_uid;
+	/* only a file of A's own may be written: never the global one */
+	if (st.st_uid != 0)
+		return 0;
+	r->write_err = write_pid_max(5000);
+	if (r->write_err)
+		return 0;
+	if (unshare(CLONE_NEWPID))
+		return child_fail("unshare(CLONE_NEWPID) in A: %m");
+	pid = fork();
+	if (pid < 0)
+		return child_fail("fork into B: %m");
+	if (pid == 0)
+		_exit(pid_max_in_b(r));
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/*
+ * The pid_max a new PID namespace starts with, one generation per kernel,
+ * chosen by what /proc/sys/kernel/pid_max is inside (owned by root of the
+ * namespace's user namespace, or the global file):
+ *  - per-namespace pid_max (linux:7863dcc72d0f "pid: allow pid_max to be
+ *    set per pid namespace" with linux:d385c8bceb14 "pid: Do not set
+ *    pid_max in new pid namespaces", both 6.14): a new namespace starts at
+ *    PID_MAX_LIMIT (4194304 on 64-bit), not at its parent's value; so a
+ *    namespace B made inside A, whose owner lowered A's to 5000, starts at
+ *    PID_MAX_LIMIT too (the ancestors' limits bound allocation instead);
+ *  - before: the file inside is the global one and reads the value outside
+ *    (proc(5) /proc/sys/kernel/pid_max), owned by the host's root (the
+ *    overflow uid inside).
+ */
+TEST(pid_max_starts_at_each_generations_value)
+{
+	struct pid_max_start *r = ns_shared_page(sizeof(*r));
+	long outer = read_pid_max(), overflow = -1;
+	struct ns_sync s;
+	pid_t pid;
+
+	NS_NEED_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_LT(0, outer);
+	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/overflowuid", &overflow));
+	*r = (struct pid_max_start){ .a = -1, .b = -1, .a_uid = -1, .write_err = -ENODATA };
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER | CLONE_NEWPID, &s);
+	if (pid == 0) {
+		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
+			_exit(NS_CHILD_SETUP_FAILED);
+		_exit(pid_max_in_a(r));
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, ns_map_root(pid, ns_nobody_uid(), ns_nobody_gid()));
+	ns_sync_tell(&s, false, NULL, 0);
+	ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	ns_sync_close(&s);
+	if (r->a_uid == 0) {
+		TH_LOG("per-namespace pid_max (6.14+): %ld outside, %ld in A, %ld in B", outer,
+		       r->a, r->b);
+		EXPECT_EQ(NSC_PID_MAX_LIMIT, r->a);
+		ASSERT_EQ(0, r->write_err) TH_LOG("root of A's owner writes A's pid_max: %s",
+						  strerror(-r->write_err));
+		EXPECT_EQ(NSC_PID_MAX_LIMIT, r->b);
+	} else {
+		TH_LOG("global pid_max (before 6.14): %ld outside, %ld inside", outer, r->a);
+		EXPECT_EQ(overflow, r->a_uid);
+		EXPECT_EQ(outer, r->a);
+		EXPECT_EQ(-ENODATA, r->write_err);
+	}
 	EXPECT_EQ(outer, read_pid_max());
 }
 

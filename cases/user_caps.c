@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/timex.h>
+#include <sys/utsname.h>
 #include <linux/securebits.h>
 #include <unistd.h>
 
@@ -710,6 +711,167 @@ TEST(ambient_caps_kept_across_execve_by_nonzero_uid)
 {
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(ambient_exec, NULL));
+}
+
+/* The holder of B2: nobody, root of B1 (its child) and of B2 (B1's child) with a UTS ns of B2. */
+static int nested_as_nobody(void *arg)
+{
+	(void)arg;
+	if (ns_become_nobody())
+		return child_fail("become nobody: %m");
+	if (ns_unshare_userns_root(0))
+		return child_fail("B1: %m");
+	if (ns_unshare_userns_root(CLONE_NEWUTS))
+		return child_fail("B2 with a UTS namespace: %m");
+	return 0;
+}
+
+/* Real root, in the initial user namespace: set the name of B2's UTS namespace. */
+static int ancestor_sets_name(void *arg)
+{
+	pid_t holder = *(pid_t *)arg;
+	const char *name = "nsc-ancestor";
+	struct utsname u;
+	uid_t owner = 0;
+	int fd, ufd;
+
+	fd = ns_open(holder, "uts");
+	ufd = ns_open(holder, "user");
+	if (fd < 0 || ufd < 0)
+		return child_fail("open the holder's uts/user links: %s",
+				  strerror(fd < 0 ? -fd : -ufd));
+	/* not the owner rule: B2's owner is nobody, we are uid 0 */
+	if (ioctl(ufd, NS_GET_OWNER_UID, &owner) || owner != ns_nobody_uid())
+		return child_fail("B2's owner uid is %u (%m), expected %u", owner, ns_nobody_uid());
+	close(ufd);
+	if (setns(fd, CLONE_NEWUTS))
+		return child_fail("setns into B2's UTS namespace: %m");
+	close(fd);
+	/* never set a name unless we really are in B2's UTS namespace */
+	if (ns_same_as_self(holder, "uts") != 1)
+		return child_fail("setns returned 0, not in B2's UTS namespace");
+	if (sethostname(name, strlen(name)))
+		return child_fail("sethostname with CAP_SYS_ADMIN in an ancestor: %m");
+	if (uname(&u) || strcmp(u.nodename, name))
+		return child_fail("hostname is '%s' after sethostname", u.nodename);
+	/* the other side: the same process without the capability effective */
+	if (ns_cap_set(CAP_SYS_ADMIN, CAP_EFFECTIVE, false))
+		return child_fail("drop CAP_SYS_ADMIN: %m");
+	if (sethostname("nsc-refused", 11) == 0 || errno != EPERM)
+		return child_fail("sethostname without CAP_SYS_ADMIN: %m, expected EPERM");
+	return 0;
+}
+
+/*
+ * A process with a capability in a user namespace has it in every
+ * descendant: real root, CAP_SYS_ADMIN effective in the initial user
+ * namespace, sets the hostname of a UTS namespace owned by B2, a
+ * grandchild user namespace whose owner is nobody (so the owner rule does
+ * not apply); with CAP_SYS_ADMIN dropped from its effective set it is
+ * refused with EPERM (user_namespaces(7) "Capabilities": "If a process has
+ * a capability in a user namespace, then it has that capability in all
+ * child (and further removed descendant) namespaces as well").
+ */
+TEST(capability_in_ancestor_userns_covers_descendants)
+{
+	struct ns_holder h = { .plain = true, .setup = nested_as_nobody };
+
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_holder_begin(&h));
+	EXPECT_EQ(0, ns_run(0, ancestor_sets_name, &h.pid));
+	EXPECT_EQ(0, ns_holder_stop(&h));
+}
+
+/* A child that makes itself non-dumpable, then waits for a byte or EOF. */
+static pid_t nondumpable_child(struct ns_sync *s)
+{
+	pid_t pid = ns_clone_synced(ns_clone, 0, s);
+
+	if (pid == 0) {
+		char ok = !prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+		ns_sync_tell(s, true, &ok, 1);
+		ns_sync_wait(s, true, NULL, 1, 3 * NS_WAIT_MS);
+		_exit(0);
+	}
+	return pid;
+}
+
+static int root_file_refused(void *arg)
+{
+	char path[64], buf[8];
+	struct ns_sync s;
+	struct stat st;
+	int fd, rc = 0;
+	char ok = 0;
+	pid_t t;
+
+	(void)arg;
+	t = nondumpable_child(&s);
+	if (t < 0)
+		return child_fail("fork: %m");
+	if (ns_sync_wait(&s, false, &ok, 1, NS_WAIT_MS) || !ok) {
+		rc = child_fail("the child did not become non-dumpable");
+		goto out;
+	}
+	/* proc(5): the files of a non-dumpable process are owned by root */
+	snprintf(path, sizeof(path), "/proc/%d/personality", t);
+	if (stat(path, &st) || st.st_uid != 0 || st.st_gid != 0 || (st.st_mode & 07777) != 0400) {
+		rc = child_fail("%s: %u:%u mode %o (%m), expected real root's 0:0 0400", path,
+				st.st_uid, st.st_gid, st.st_mode & 07777);
+		goto out;
+	}
+	/* root of a user namespace whose root is us: every capability there */
+	if (ns_unshare_userns_root(CLONE_NEWNS)) {
+		rc = child_fail("new user and mount namespaces: %m");
+		goto out;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES) {
+		rc = child_fail("root of a user namespace opened real root's 0400 %s: %s", path,
+				fd >= 0 ? "opened" : strerror(errno));
+		goto out;
+	}
+	/* the other side: CAP_DAC_OVERRIDE works on a file of a mapped owner */
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS)) {
+		rc = 1;
+		goto out;
+	}
+	fd = open("/tmp/mine-0000", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || fchmod(fd, 0)) {
+		rc = child_fail("create /tmp/mine-0000: %m");
+		goto out;
+	}
+	close(fd);
+	fd = open("/tmp/mine-0000", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) != 0)
+		rc = child_fail("open and read a mode 000 file of the mapped owner: %m");
+	if (fd >= 0)
+		close(fd);
+out:
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	if (ns_wait(t, NS_WAIT_MS) && !rc)
+		rc = child_fail("the non-dumpable child failed");
+	return rc;
+}
+
+/*
+ * Root of a user namespace has no power over a file whose owner is not
+ * mapped there: a file real root owns that others may not read opens with
+ * EACCES, while a mode 000 file of the namespace's mapped root opens
+ * through CAP_DAC_OVERRIDE (user_namespaces(7) "Capabilities": the
+ * capability applies to a file only when its owner and group are mapped;
+ * capabilities(7) CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH).  The file is
+ * /proc/PID/personality (0400) of a non-dumpable process, which proc(5)
+ * gives to real root: one no case can create otherwise without real root,
+ * so both passes run the test.
+ */
+TEST(userns_root_refused_on_real_roots_file_eacces)
+{
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, ns_run_unpriv(root_file_refused, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -407,4 +407,99 @@ TEST(setid_program_inside_honours_mapped_owner_only)
 	ASSERT_EQ(0, ns_run(CLONE_NEWNS, suid_programs, NULL));
 }
 
+/* The creator of the namespace in the set-user-ID test, and a second id. */
+#define CREATOR 100000
+#define CREATOR_MAP "0 100000 1\n1 100001 1\n"
+
+/* The creator's child: uid 1 inside, no capabilities, runs both programs. */
+static int creator_ns_runs(struct ns_sync *s)
+{
+	unsigned long long all = (1ULL << cap_max_bits()) - 1;
+	struct userns_exec r;
+	int rc = 0;
+
+	if (ns_drop_privileges(CREATOR, CREATOR) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return child_fail("become the creator %d: %m", CREATOR);
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER) as the creator: %m");
+	ns_sync_tell(s, true, NULL, 0);
+	if (ns_sync_wait(s, true, NULL, 1, NS_WAIT_MS))
+		return child_fail("no maps");
+	/* an unprivileged process inside: uid and gid 1, nothing effective */
+	if (setresgid(1, 1, 1) || setresuid(1, 1, 1))
+		return child_fail("become 1:1 in the namespace: %m");
+	if (!ns_caps_none_effective())
+		return child_fail("uid 1 still has a capability");
+	if (userns_exec("/tmp/suid-creator", &r))
+		return 1;
+	if (r.uid != 1 || r.euid != 0 || r.gid != 1 || r.egid != 0)
+		rc = child_fail("set-ID program of the creator ran as %u/%u:%u/%u, expected "
+				"1/0:1/0", r.uid, r.euid, r.gid, r.egid);
+	if (r.eff != all || r.prm != all)
+		rc = child_fail("set-ID program of the creator: CapEff %llx CapPrm %llx, "
+				"expected all (%llx)", r.eff, r.prm, all);
+	if (userns_exec("/tmp/plain-creator", &r))
+		return 1;
+	if (r.uid != 1 || r.euid != 1 || r.gid != 1 || r.egid != 1 || r.eff || r.prm)
+		rc = child_fail("the creator's program without set-ID bits ran as %u/%u:%u/%u "
+				"CapEff %llx, expected 1/1:1/1 and none", r.uid, r.euid, r.gid,
+				r.egid, r.eff);
+	return rc;
+}
+
+static int creator_suid_program(void *arg)
+{
+	struct ns_sync s;
+	pid_t pid;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp(NS_PRIVATE_TMP_OPTS))
+		return 1;
+	if (userns_copy_self("/tmp/suid-creator", 0755) ||
+	    chown("/tmp/suid-creator", CREATOR, CREATOR) ||
+	    chmod("/tmp/suid-creator", 06755) ||
+	    userns_copy_self("/tmp/plain-creator", 0755) ||
+	    chown("/tmp/plain-creator", CREATOR, CREATOR))
+		return child_fail("prepare the creator's programs: %m");
+	pid = ns_clone_synced(ns_clone, 0, &s);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	if (pid == 0)
+		_exit(creator_ns_runs(&s));
+	if (ns_sync_wait(&s, false, NULL, 1, NS_WAIT_MS)) {
+		ns_sync_close(&s);
+		return ns_wait(pid, NS_WAIT_MS) ?: child_fail("the creator did not report");
+	}
+	/* real root writes the maps: the creator as root, a second id as 1 */
+	err = ns_write_proc(pid, "uid_map", CREATOR_MAP) ?:
+	      ns_write_proc(pid, "gid_map", CREATOR_MAP);
+	if (err) {
+		errno = -err;
+		child_fail("maps: %m");
+		kill(pid, SIGKILL);
+	}
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	return ns_wait(pid, NS_WAIT_MS) ?: (err ? 1 : 0);
+}
+
+/*
+ * A set-user-ID (set-group-ID) program owned by the creator of a user
+ * namespace, mapped there as root, gives an unprivileged process inside
+ * (uid 1, no capabilities) effective ids 0 and, as root of the namespace,
+ * every capability after execve(); the same program without the set-ID
+ * bits keeps uid 1 and no capabilities (user_namespaces(7) "Set-user-ID and
+ * set-group-ID programs": "the process's effective user (group) ID inside
+ * the namespace is changed to whatever value is mapped for the user (group)
+ * ID of the file"; capabilities(7) "Capabilities and execution of programs
+ * by root").  Two mapped ids need real root to write the maps.
+ */
+TEST(setid_program_of_creator_makes_inside_process_root)
+{
+	NS_NEED_REAL_ROOT(!ns_real_root_missing());
+	NS_NEED_USERNS();
+	ASSERT_EQ(0, ns_run(CLONE_NEWNS, creator_suid_program, NULL));
+}
+
 TEST_HARNESS_MAIN

@@ -597,4 +597,47 @@ TEST(create_needs_cap_sys_admin)
 	EXPECT_EQ(0, ns_run(0, unprivileged_unshare_uts, NULL));
 }
 
+static int domainname_follows_uts_owner(void *p)
+{
+	const struct names *outer = p;
+	struct names n;
+
+	if (ns_become_unprivileged())
+		return child_fail("cannot drop privileges: %m");
+	if (ns_unshare_userns_root(0))
+		return child_fail("new user namespace: %m");
+	if (!ns_cap_effective(CAP_SYS_ADMIN))
+		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
+	make_names(&n, "domain");
+	if (setdomainname(n.domain, strlen(n.domain)) == 0 || errno != EPERM)
+		return child_fail("setdomainname in a UTS namespace owned by the parent user "
+				  "namespace: %m, expected EPERM");
+	if (names_are(outer, "after refused change"))
+		return 1;
+	/* The other side: a UTS namespace this user namespace owns. */
+	if (unshare(CLONE_NEWUTS))
+		return child_fail("unshare(CLONE_NEWUTS) in the new user namespace: %m");
+	snprintf(n.host, sizeof(n.host), "%s", outer->host);
+	if (setdomainname(n.domain, strlen(n.domain)))
+		return child_fail("setdomainname in the UTS namespace of its own: %m");
+	return names_are(&n, "own UTS namespace after setdomainname");
+}
+
+/*
+ * setdomainname() follows the same owner rule as sethostname(): CAP_SYS_ADMIN
+ * in a new user namespace does not cover the UTS namespace the parent's user
+ * namespace owns (EPERM), and does cover one the new user namespace owns
+ * (user_namespaces(7) "Interaction of user namespaces and other types of
+ * namespaces", setdomainname(2) EPERM).
+ */
+TEST(setdomainname_refused_in_uts_owned_by_other_userns)
+{
+	struct names outer;
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, outer_for_unprivileged(&outer));
+	EXPECT_EQ(0, ns_run(0, domainname_follows_uts_owner, &outer));
+	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
+}
+
 TEST_HARNESS_MAIN
