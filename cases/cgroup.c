@@ -80,8 +80,7 @@ FIXTURE_TEARDOWN(cg)
 #define REQUIRE_OWN_CGROUPS() do { \
 	NS_NEED_TYPE("cgroup"); \
 	NS_NEED_ADMIN_OR_USERNS(); \
-	if (!self->made) \
-		SKIP(return, "%s", self->why); \
+	NS_NEED_WHY(self->made ? NULL : self->why); \
 } while (0)
 
 /* --- /proc/PID/cgroup ------------------------------------------------------ */
@@ -226,9 +225,7 @@ static void collect_view(struct own_view *v)
 	ASSERT_NE(NULL, v);							\
 	v->enter = self->made ? self->a : NULL;					\
 	rc = ns_run_admin(0, fn, v);						\
-	if (rc == NS_CHILD_SKIP)						\
-		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s", \
-		     self->why);						\
+	NS_NEED_ENV(rc != NS_CHILD_SKIP, NS_WHY_CGROUP_ROOT, self->why);	\
 	EXPECT_EQ(0, rc);							\
 } while (0)
 
@@ -342,10 +339,8 @@ TEST(v1_mount_inside_rooted_at_ns_cgroup)
 		checked++;
 	}
 	free(m);
-	if (!v1)
-		SKIP(return, "no cgroup v1 hierarchy mounted here");
-	if (!checked)
-		SKIP(return, "at the root of every v1 hierarchy: the view cannot differ");
+	NS_NEED_ENV(v1, NS_WHY_NO_CGROUP_V1);
+	NS_NEED_ENV(checked, NS_WHY_CGROUP_V1_ROOT);
 }
 
 /* --- moving and joining ------------------------------------------------------ */

@@ -303,18 +303,15 @@ TEST(sysctls_per_namespace)
 	for (int i = 0; i < 3; i++) {
 		unsigned long v;
 
-		if (read_ulong(ipc_sysctls[i], &v))
-			SKIP(return, "%s missing", ipc_sysctls[i]);
+		NS_NEED_ENV(!read_ulong(ipc_sysctls[i], &v), NS_WHY_NO_FILE, ipc_sysctls[i]);
 		vals[i] = v / 2 + 7;
-		if (write_ulong(ipc_sysctls[i], vals[i]))
-			SKIP(return,
-			     "this kernel does not let the owner of an IPC namespace write %s (%s)",
-			     ipc_sysctls[i], ns_have_sys_admin() && !ns_in_initial_userns() ?
-			     "root of a user namespace" : "no privilege");
+		NS_NEED_ENV(!write_ulong(ipc_sysctls[i], vals[i]), NS_WHY_IPC_SYSCTL_WRITE,
+			    ipc_sysctls[i], ns_have_sys_admin() && !ns_in_initial_userns() ?
+			    "root of a user namespace" : "no privilege");
 	}
 	rc = ns_run(CLONE_NEWIPC, sysctl_child, vals);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "this kernel refuses IPC sysctl writes in a child IPC namespace");
+	NS_NEED_ENV(rc != NS_CHILD_SKIP, NS_WHY_IPC_SYSCTL_WRITE, "IPC sysctls",
+		    "in a child IPC namespace");
 	EXPECT_EQ(0, rc);
 	/* The child's writes did not reach the parent's namespace. */
 	for (int i = 0; i < 3; i++) {

@@ -222,7 +222,7 @@ static int empty_mntns_worker(void *arg)
  */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
-	NS_RUN_ADMIN_WORKER(empty_mntns_worker, NULL, "UNSHARE_EMPTY_MNTNS", "7.1");
+	NS_RUN_ADMIN_WORKER(empty_mntns_worker, NULL, NS_F_UNSHARE_EMPTY_MNTNS);
 }
 
 /* --- implied CLONE_FS ---------------------------------------------------- */

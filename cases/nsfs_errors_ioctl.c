@@ -92,8 +92,7 @@ TEST(ns_get_parent_of_initial_userns_eperm)
 {
 	int fd, r;
 
-	if (!ns_in_initial_userns())
-		SKIP(return, "not run in the initial user namespace");
+	NS_NEED_INITIAL_USERNS();
 	fd = ns_open(0, "user");
 	ASSERT_LE(0, fd);
 	errno = 0;
@@ -141,7 +140,7 @@ TEST(ns_ioctls_on_other_files_enotty)
 	if (fds[n] < 0 && errno == ENOSYS) {
 		for (int i = 0; i < n; i++)
 			close(fds[i]);
-		SKIP(return, "pidfd_open() not supported by this kernel (added in 5.3)");
+		NS_FEATURE_ABSENT_(NS_F_PIDFD_OPEN);
 	}
 	n++;
 	for (int i = 0; i < n; i++) {

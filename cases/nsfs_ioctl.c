@@ -48,7 +48,7 @@ static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
 /* NS_GET_NSTYPE returns the CLONE_NEW* value of each type (ioctl_ns(2), 4.11). */
 TEST(ns_get_nstype_names_each_type)
 {
-	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY, "NS_GET_NSTYPE", "4.11");
+	NS_NEED(NS_F_NS_GET_NSTYPE);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -260,8 +260,7 @@ TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
 
-	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY,
-			"NS_GET_OWNER_UID", "4.11");
+	NS_NEED(NS_F_NS_GET_OWNER_UID);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -431,7 +430,7 @@ static int pid_translate_worker(void *arg)
  */
 TEST(ns_pid_translation_ioctls)
 {
-	NS_RUN_ADMIN_WORKER(pid_translate_worker, NULL, "NS_GET_PID_IN_PIDNS", "6.11");
+	NS_RUN_ADMIN_WORKER(pid_translate_worker, NULL, NS_F_NS_GET_PID_IN_PIDNS);
 }
 
 static int one_more_mount(void *arg)
@@ -598,7 +597,7 @@ static int mntns_worker(void *arg)
  */
 TEST(ns_mntns_id_and_info)
 {
-	NS_RUN_ADMIN_WORKER(mntns_worker, NULL, "NS_GET_MNTNS_ID", "6.11");
+	NS_RUN_ADMIN_WORKER(mntns_worker, NULL, NS_F_NS_GET_MNTNS_ID);
 }
 
 static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
@@ -659,7 +658,7 @@ static int ns_id_worker(void *arg)
  */
 TEST(ns_get_id_same_iff_shared)
 {
-	NS_RUN_ADMIN_WORKER(ns_id_worker, NULL, "NS_GET_ID", "6.18");
+	NS_RUN_ADMIN_WORKER(ns_id_worker, NULL, NS_F_NS_GET_ID);
 }
 
 TEST_HARNESS_MAIN

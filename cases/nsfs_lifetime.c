@@ -129,8 +129,7 @@ TEST(pidns_kept_by_child_pidns)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, pidns_parent_worker, NULL));
 }
 
@@ -203,8 +202,7 @@ TEST(userns_kept_by_child_userns)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, userns_parent_worker, NULL));
 }
 
@@ -297,8 +295,7 @@ TEST(pidns_kept_by_pid_for_children)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, pid_for_children_worker, NULL));
 }
 
@@ -385,10 +382,8 @@ TEST(timens_kept_by_time_for_children)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (!ns_type_available("time"))
-		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_TYPE("time");
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, time_for_children_worker, NULL));
 }
 

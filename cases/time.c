@@ -366,8 +366,7 @@ FIXTURE_SETUP(clone_time)
 	NS_NEED_TYPE("time");
 	self->extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
 	why = self->extra ? ns_userns_blocker(true) : NULL;
-	if (why)
-		SKIP(return, "unprivileged and cannot create a user namespace: %s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_sync_init(&self->s));
 }
 
@@ -473,8 +472,7 @@ TEST_F(clone_time, clone3_creates_time_ns)
 {
 	pid_t pid = ns_clone3(CLONE_NEWTIME | self->extra);
 
-	if (pid < 0 && errno == ENOSYS)
-		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
+	NS_NEED_FEATURE(NS_F_CLONE3, pid < 0 && errno == ENOSYS);
 	if (pid == 0)
 		park(&self->s);
 	ASSERT_LE(0, pid) TH_LOG("clone3(CLONE_NEWTIME): %m");
