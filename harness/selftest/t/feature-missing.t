@@ -17,8 +17,9 @@ pass=root
 run() {
 	name=$1 kc=$2
 	shift 2
-	NSCONFORM_KCONFIG=$kc "$@" "$top/harness/check" --results "$scratch/$name" --run-id "$name" \
-		--no-hygiene --pass "$pass" --test "$test" "$top/build/cases/nsfs_ids" \
+	NSCONFORM_KCONFIG=$kc "$@" "$top/harness/check" --results "$scratch/$name" \
+		--run-id "$name" --no-hygiene --pass "$pass" --test "$test" \
+		"$top/build/cases/nsfs_ids" \
 		> "$scratch/$name.out" 2>&1
 	rc=$?
 	"$top/harness/report" --no-expectations --format json "$scratch/$name/$name" \
@@ -34,16 +35,18 @@ run() {
 rel=$(uname -r)
 major=${rel%%.*} minor=${rel#*.}
 minor=${minor%%[!0-9]*}
-if [ "$(uname -m)" != x86_64 ] || [ "$major" -lt 6 ] || { [ "$major" = 6 ] && [ "$minor" -lt 18 ]; }; then
+if [ "$(uname -m)" != x86_64 ] || [ "$major" -lt 6 ] ||
+   { [ "$major" = 6 ] && [ "$minor" -lt 18 ]; }; then
 	# The test needs NS_GET_ID (6.18) first; the filter is written for x86_64.
 	for i in 1 2 3 4 5 6 7 8 9; do skip "needs an x86_64 kernel 6.18 or later ($rel)"; done
 	exit 0
 fi
 [ -x "$selftest/featgone" ] && [ -x "$top/build/cases/nsfs_ids" ] ||
-	{ echo "Bail out! build/selftest/featgone or build/cases/nsfs_ids not built (make)"; exit 1; }
+	{ echo "Bail out! featgone or nsfs_ids not built (make)"; exit 1; }
 printf 'CONFIG_NET=y\n' > "$scratch/config-y"
 printf '# CONFIG_NET is not set\n' > "$scratch/config-n"
-gone="$selftest/featgone 55 92 2 71 --"	# getsockopt(_, _, SO_NETNS_COOKIE): ENOPROTOOPT
+# getsockopt(_, _, SO_NETNS_COOKIE): ENOPROTOOPT
+gone="$selftest/featgone 55 92 2 71 --"
 
 run plain "$scratch/config-y"
 is "without the filter the test passes" "$(cat "$scratch/plain.res")" "pass: "

@@ -81,7 +81,8 @@ m2=$scratch/res/feat2
 cp -R "$m" "$m2"
 for t in "$m2"/7.3*/*/failing.tap; do
 	awk '/^ok [0-9]+ global\.passes$/ {
-		print "# cases/x.c:9:passes:feature missing: listns() (added in 6.19, linux:76b6f5dfb3fd)"
+		print "# cases/x.c:9:passes:feature missing: listns() " \
+		      "(added in 6.19, linux:76b6f5dfb3fd)"
 		sub(/^ok/, "not ok") } { print }' "$t" > "$t.new" && mv "$t.new" "$t"
 done
 "$report" --no-expectations --format json "$m2" > "$scratch/json2" 2>/dev/null
