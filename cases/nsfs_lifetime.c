@@ -156,13 +156,12 @@ static int userns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder is made by hand: its map is written between two steps */
-	if (ns_sync_init(&s) || ns_sync_init(&h.sync))
+	if (ns_sync_init(&h.sync))
 		return child_fail("pipe: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid == 0) {
 		char r;
 
-		ns_sync_child_side(&s);
 		ns_sync_child_side(&h.sync);
 		r = nest_userns(&s);
 		ns_sync_tell(&h.sync, true, &r, 1);
@@ -170,7 +169,6 @@ static int userns_parent_worker(void *arg)
 		_exit(r);
 	}
 	h.pid = pid;
-	ns_sync_parent_side(&s);
 	ns_sync_parent_side(&h.sync);
 	if (pid < 0 || map_as(pid, 7) || ns_ident_of(pid, "user", &parent))
 		rc = child_fail("cannot set up the holder: %m");

@@ -491,11 +491,12 @@ static int setns_worker(void *arg)
 	int fd, ret, err;
 
 	(void)arg;
-	if (ns_sync_init(&s) || ns_ident_of(0, "time", &before))
-		return child_fail("sync: %m");
-	holder = ns_clone(0);
+	if (ns_ident_of(0, "time", &before))
+		return child_fail("stat ns/time: %m");
+	holder = ns_clone_synced(ns_clone, 0, &s);
+	if (holder < 0)
+		return child_fail("clone: %m");
 	if (holder == 0) {
-		ns_sync_child_side(&s);
 		err = unshare(CLONE_NEWTIME) ? -errno : 0;
 		if (!err)
 			err = ns_write_proc(0, "timens_offsets", OFFSETS);
@@ -503,7 +504,6 @@ static int setns_worker(void *arg)
 		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) || err)
 		return child_fail("holder: %s", strerror(-err));
 	snprintf(path, sizeof(path), "/proc/%d/ns/time_for_children", holder);
