@@ -567,6 +567,8 @@ static int mntns_worker(void *arg)
 	if (!rc && me.info_rc == ENOTTY && me.next_rc != ENOTTY)
 		rc = child_fail("NS_MNT_GET_INFO: ENOTTY, yet NS_MNT_GET_NEXT (both 6.12) gave %s",
 				me.next_rc ? strerror(me.next_rc) : "an fd");
+	else if (!rc && me.info_rc == ENOTTY && ns_feature_regressed(NS_F_NS_MNT_ITER))
+		rc = child_fail("%s", ns_feature_regressed(NS_F_NS_MNT_ITER));
 	else if (!rc && me.info_rc == ENOTTY)
 		fprintf(stderr,
 			"# no NS_MNT_GET_INFO nor NEXT (6.12): checked NS_GET_MNTNS_ID only\n");
@@ -591,7 +593,8 @@ static int mntns_worker(void *arg)
  *
  * From 6.18 the ids are not in creation order.  ENOTTY from NS_MNT_GET_INFO
  * is taken for "6.11" only when NS_MNT_GET_NEXT, added with it, is missing
- * too; else it fails.  NS_MNT_GET_INFO's number of
+ * too, and the kernel is not one that must have them (6.12 or later with
+ * its config known: "feature missing", ns_feature_regressed()); else it fails.  NS_MNT_GET_INFO's number of
  * mounts: as many as mountinfo lists, plus the mounts below our root but
  * the namespace's root mount (one more since 7.0: see check_nr_mounts).
  */
