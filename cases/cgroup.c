@@ -45,13 +45,13 @@ FIXTURE_SETUP(cg)
 	int n = cgns_mounts(0, NULL, m, 32), i;
 
 	self->made = false;
-	self->why = "no cgroup v2 hierarchy mounted";
+	self->why = NS_WHY_NO_CGROUP2;
 	for (i = 0; i < n; i++)
 		if (!m[i].ctrl[0])
 			break;
 	if (i >= n || cgns_dir(&m[i], dir) || cgns_path(0, "", mine))
 		return;
-	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	self->why = NS_WHY_CGROUP_NO_WRITE;
 	if (access(dir, W_OK))
 		return;
 	snprintf(self->base, CGNS_PATH_MAX, "%s/nsc-%d", dir, getpid());

@@ -323,7 +323,7 @@ FIXTURE_SETUP(own)
 
 	self->made = false;
 	self->v2point[0] = '\0';
-	self->why = "no cgroup2 hierarchy mounted";
+	self->why = NS_WHY_NO_CGROUP2;
 	for (int i = 0; i < n; i++) {
 		if (m[i].ctrl[0] || strcmp(m[i].root, "/"))
 			continue;
@@ -337,7 +337,7 @@ FIXTURE_SETUP(own)
 		 strcmp(self->mine, "/") ? self->mine : "", getpid());
 	snprintf(self->a, sizeof(self->a), "%s/a", self->base);
 	snprintf(self->b, sizeof(self->b), "%s/b", self->base);
-	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	self->why = NS_WHY_CGROUP_NO_WRITE;
 	if (mkdir(self->base, 0755))
 		return;
 	/*

@@ -158,7 +158,7 @@ sub layout_rules {
 		while ($text =~ /\b(SKIP|ns_child_skip|XFAIL)\s*\(/g) {
 			push @skip, $at->($-[0], "$1() in a case");
 		}
-		while ($text =~ /not supported by this kernel/g) {
+		while ($text =~ /not supported by this kernel|\bwhy\w*\s*=\s*"/g) {
 			push @skip, $at->($-[0], "a hand-written reason");
 		}
 		my $call = qr/\b(NS_NEED\w*|NS_RUN_ADMIN_WORKER|ns_child_lacks)\s*
