@@ -17,7 +17,7 @@ CFLAGS ?= -O2
 CFLAGS += -Wall -Wextra -Werror -std=gnu11
 CPPFLAGS += -I$(TOP)/fixtures -idirafter $(KSELFTEST_DIR)
 LDFLAGS += -static
-LDLIBS += -lcap
+LDLIBS += -lcap -lz
 
 # Per-case extra libraries (e.g. LDLIBS_net := -lnl-route-3 -lnl-3).
 LDLIBS_net := -lnl-route-3 -lnl-3 -lpthread -lm

@@ -46,13 +46,13 @@ FIXTURE_SETUP(cg)
 	int n = cgns_mounts(0, NULL, m, 32), i;
 
 	self->made = false;
-	self->why = "no cgroup v2 hierarchy mounted";
+	self->why = NS_WHY_NO_CGROUP2;
 	for (i = 0; i < n; i++)
 		if (!m[i].ctrl[0])
 			break;
 	if (i >= n || cgns_dir(&m[i], dir) || cgns_path(0, "", mine))
 		return;
-	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	self->why = NS_WHY_CGROUP_NO_WRITE;
 	if (access(dir, W_OK))
 		return;
 	snprintf(self->base, CGNS_PATH_MAX, "%s/nsc-%d", dir, getpid());
@@ -81,8 +81,7 @@ FIXTURE_TEARDOWN(cg)
 #define REQUIRE_OWN_CGROUPS() do { \
 	NS_NEED_TYPE("cgroup"); \
 	NS_NEED_ADMIN_OR_USERNS(); \
-	if (!self->made) \
-		SKIP(return, "%s", self->why); \
+	NS_NEED_WHY(self->made ? NULL : self->why); \
 } while (0)
 
 /* --- /proc/PID/cgroup ------------------------------------------------------ */
@@ -227,9 +226,7 @@ static void collect_view(struct own_view *v)
 	ASSERT_NE(NULL, v);							\
 	v->enter = self->made ? self->a : NULL;					\
 	rc = ns_run_admin(0, fn, v);						\
-	if (rc == NS_CHILD_SKIP)						\
-		SKIP(return, "at the root of every hierarchy, no cgroup to move to: %s", \
-		     self->why);						\
+	NS_NEED_ENV(rc != NS_CHILD_SKIP, NS_WHY_CGROUP_ROOT, self->why);	\
 	EXPECT_EQ(0, rc);							\
 } while (0)
 
@@ -343,10 +340,8 @@ TEST(v1_mount_inside_rooted_at_ns_cgroup)
 		checked++;
 	}
 	free(m);
-	if (!v1)
-		SKIP(return, "no cgroup v1 hierarchy mounted here");
-	if (!checked)
-		SKIP(return, "at the root of every v1 hierarchy: the view cannot differ");
+	NS_NEED_ENV(v1, NS_WHY_NO_CGROUP_V1);
+	NS_NEED_ENV(checked, NS_WHY_CGROUP_V1_ROOT);
 }
 
 /* --- moving and joining ------------------------------------------------------ */

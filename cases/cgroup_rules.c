@@ -323,7 +323,7 @@ FIXTURE_SETUP(own)
 
 	self->made = false;
 	self->v2point[0] = '\0';
-	self->why = "no cgroup2 hierarchy mounted";
+	self->why = NS_WHY_NO_CGROUP2;
 	for (int i = 0; i < n; i++) {
 		if (m[i].ctrl[0] || strcmp(m[i].root, "/"))
 			continue;
@@ -337,7 +337,7 @@ FIXTURE_SETUP(own)
 		 strcmp(self->mine, "/") ? self->mine : "", getpid());
 	snprintf(self->a, sizeof(self->a), "%s/a", self->base);
 	snprintf(self->b, sizeof(self->b), "%s/b", self->base);
-	self->why = "no write access to our cgroup v2 directory (needs real root here)";
+	self->why = NS_WHY_CGROUP_NO_WRITE;
 	if (mkdir(self->base, 0755))
 		return;
 	/*
@@ -453,8 +453,7 @@ TEST_F(own, outside_mount_root_shows_dotdot_inside)
 			r->before[i].point, r->path[i]);
 		checked++;
 	}
-	if (!checked)
-		SKIP(return, "at the root of every hierarchy: %s", self->why);
+	NS_NEED_ENV(checked, NS_WHY_CGROUP_ROOT, self->why);
 }
 
 struct deleg_rec {
@@ -506,8 +505,7 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 	int n;
 
 	NS_NEED_TYPE("cgroup");
-	if (!self->v2point[0])
-		SKIP(return, "no cgroup2 hierarchy mounted");
+	NS_NEED_ENV(self->v2point[0], NS_WHY_NO_CGROUP2);
 	ASSERT_NE(NULL, r);
 	r->nsdelegate = self->nsdelegate;
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
@@ -527,11 +525,9 @@ TEST_F(own, nsdelegate_ignored_on_mount_in_non_initial_namespace)
 
 #define REQUIRE_NSDELEGATE() do { \
 	NS_NEED_TYPE("cgroup"); \
-	if (!self->made) \
-		SKIP(return, "%s", self->why); \
+	NS_NEED_WHY(self->made ? NULL : self->why); \
 	ASSERT_EQ(0, self->sub_err); \
-	if (!self->nsdelegate) \
-		SKIP(return, "cgroup2 is not mounted with nsdelegate here"); \
+	NS_NEED_ENV(self->nsdelegate, NS_WHY_NO_NSDELEGATE); \
 } while (0)
 
 struct boundary_rec {

@@ -307,7 +307,7 @@ TEST(sysctls_per_namespace)
 		int owned = ns_ipc_sysctl_owned_by_ns_root(ipc_sysctls[i]);
 
 		ASSERT_LE(0, owned) TH_LOG("the owner probe of %s failed", ipc_sysctls[i]);
-		NS_NEED_FEATURE(!owned, NS_IPC_SYSCTL_FEATURE, "6.1");
+		NS_NEED_FEATURE(NS_F_IPC_SYSCTL_OWNER, !owned);
 	}
 	ASSERT_EQ(0, private_ipc());
 	for (int i = 0; i < 3; i++) {

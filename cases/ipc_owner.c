@@ -42,7 +42,7 @@
 	int owned_ = ns_have_sys_admin() ? 1 :					\
 		     ns_ipc_sysctl_owned_by_ns_root(path);			\
 	ASSERT_LE(0, owned_);							\
-	NS_NEED_FEATURE(!owned_, NS_IPC_SYSCTL_FEATURE, "6.1");		\
+	NS_NEED_FEATURE(NS_F_IPC_SYSCTL_OWNER, !owned_);		\
 } while (0)
 
 #define KEY 0x6e73636f		/* "nsco": only ever in IPC namespaces of the test */

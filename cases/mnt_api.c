@@ -164,8 +164,7 @@ TEST(ns_mnt_next_prev_walk_meets_new_namespace)
 
 	NS_NEED(NS_F_NS_MNT_ITER);
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
-	if (!ns_in_initial_pidns())
-		SKIP(return, "the runner put the case outside the initial PID namespace");
+	NS_NEED_INITIAL_PIDNS();
 	ASSERT_EQ(0, mntns_id(0, &mine));
 	ASSERT_EQ(0, ns_holder_start(&h, CLONE_NEWNS, NULL, NULL));
 	ASSERT_EQ(0, mntns_id(h.pid, &theirs));

@@ -75,8 +75,7 @@ static int set_group_worker(void *arg)
 	if (!move_mount_paths("/tmp/nsconform-missing", "/tmp/c", MOVE_MOUNT_SET_GROUP))
 		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path succeeded");
 	if (errno == EINVAL || errno == ENOSYS)
-		return ns_child_skip("move_mount(MOVE_MOUNT_SET_GROUP) not supported "
-				     "by this kernel (added in 5.15)");
+		return ns_child_lacks(NS_F_MOVE_MOUNT_SET_GROUP);
 	if (errno != ENOENT)
 		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path: %m, expected ENOENT");
 	/* The input the fix leaves alone: a private target joins the group. */
@@ -118,7 +117,7 @@ TEST(set_group_onto_unbindable_mount_einval)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, set_group_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_SET_GROUP)", "5.15");
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_SET_GROUP, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -149,8 +148,7 @@ static int otattr_worker(void *arg)
 	tree = open_tree_attr(AT_FDCWD, "/tmp/src", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, NULL);
 	if (tree < 0) {
 		if (errno == ENOSYS)
-			return ns_child_skip("open_tree_attr() not supported by this kernel "
-					     "(added in 6.15)");
+			return ns_child_lacks(NS_F_OPEN_TREE_ATTR);
 		return child_fail("open_tree_attr(OPEN_TREE_CLONE) without attributes: %m");
 	}
 	if (userns_hold(&u1, CLONE_NEWUSER, "0 0 1\n", "0 0 1\n") ||
@@ -226,7 +224,7 @@ TEST(open_tree_attr_idmap_needs_clone)
 
 	NS_NEED_UNPRIV_USERNS();
 	rc = ns_run(0, otattr_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree_attr()", "6.15");
+	NS_NEED_FEATURE(NS_F_OPEN_TREE_ATTR, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -372,8 +370,7 @@ static int unmounted_worker(void *arg)
 	copy = ns_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (copy < 0) {
 		if (errno == ENOSYS)
-			rc = ns_child_skip("open_tree() not supported by this kernel"
-					   " (added in 5.2)");
+			rc = ns_child_lacks(NS_F_OPEN_TREE);
 		else
 			child_fail("open_tree(OPEN_TREE_CLONE) of an unmounted ns-file mount: %m");
 		goto out;
@@ -413,7 +410,7 @@ TEST(recursive_clone_of_unmounted_ns_file_mount_einval)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, unmounted_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "open_tree()", "5.2");
+	NS_NEED_FEATURE(NS_F_OPEN_TREE, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -485,8 +482,7 @@ static int nouser_worker(void *arg)
 	fs = ns_fsopen("pipefs", 0);
 	if (fs < 0) {
 		if (errno == ENOSYS)
-			return ns_child_skip("fsopen() not supported by this kernel"
-					     " (added in 5.2)");
+			return ns_child_lacks(NS_F_FSOPEN);
 		return child_fail("fsopen(\"pipefs\"): %m");
 	}
 	if (ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
@@ -521,7 +517,7 @@ TEST(fsmount_of_kernel_internal_fs_einval)
 
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	rc = ns_run(CLONE_NEWNS, nouser_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "fsopen()", "5.2");
+	NS_NEED_FEATURE(NS_F_FSOPEN, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

@@ -31,7 +31,7 @@
 
 #define SKIP_FOR(rc) do { \
 	if ((rc) == NS_CHILD_SKIP) \
-		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)"); \
+		NS_FEATURE_ABSENT_(NS_F_MOUNT_SETATTR); \
 } while (0)
 
 struct idm {
@@ -265,8 +265,7 @@ TEST(idmap_userns_fd_rules)
 	int rc;
 
 	NS_NEED_UNPRIV_USERNS();
-	if (!ns_in_initial_userns())
-		SKIP(return, "not started in the initial user namespace");
+	NS_NEED_INITIAL_USERNS();
 	NS_NEED(NS_F_TMPFS_IDMAP);
 	rc = ns_run_unpriv(sibling_then_errors, NULL);
 	SKIP_FOR(rc);
@@ -413,8 +412,7 @@ TEST(idmapped_mount_remaps_owners_and_writes)
 
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	NS_NEED(NS_F_TMPFS_IDMAP);
 	rc = ns_run(CLONE_NEWNS, remap, NULL);
 	SKIP_FOR(rc);

@@ -34,8 +34,7 @@ FIXTURE(locked) {
 
 FIXTURE_SETUP(locked)
 {
-	if (mnt_base_enter(&self->b) && self->b.skip)
-		SKIP(return, "%s", self->b.why);
+	NS_NEED_WHY(mnt_base_enter(&self->b) && self->b.skip ? self->b.why : NULL);
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "l"));
 	ASSERT_EQ(0, mnt_touch(mnt_path(self->hidden, &self->b, "l/hidden")));

@@ -58,8 +58,7 @@ LATTR(relatime, 0, MS_STRICTATIME, "relatime", MOUNT_ATTR_STRICTATIME, MOUNT_ATT
 
 FIXTURE_SETUP(lattr)
 {
-	if (mnt_base_enter(&self->b) && self->b.skip)
-		SKIP(return, "%s", self->b.why);
+	NS_NEED_WHY(mnt_base_enter(&self->b) && self->b.skip ? self->b.why : NULL);
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mount(NULL, self->m, NULL, MS_REMOUNT | MS_BIND | variant->ms, NULL));
@@ -146,8 +145,7 @@ TEST_F(lattr, mount_setattr_cannot_clear_locked_attribute)
 	/* Decided before the run: a failing child is a failure, never a SKIP. */
 	NS_NEED_USERNS();
 	rc = ns_run(0, try_setattr, &c);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "mount_setattr() not supported by this kernel (added in 5.12)");
+	NS_NEED_FEATURE(NS_F_MOUNT_SETATTR, rc == NS_CHILD_SKIP);
 	EXPECT_EQ(0, rc);
 	c.less = false;
 	c.err = 0;
@@ -166,8 +164,7 @@ FIXTURE(lmore) {
 FIXTURE_SETUP(lmore)
 {
 	self->less.pid = -1;
-	if (mnt_base_enter(&self->b) && self->b.skip)
-		SKIP(return, "%s", self->b.why);
+	NS_NEED_WHY(mnt_base_enter(&self->b) && self->b.skip ? self->b.why : NULL);
 	ASSERT_STREQ("", self->b.why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m", self->m, 0));
 	ASSERT_EQ(0, mnt_mkdir(&self->b, "m/x"));

@@ -73,24 +73,20 @@ FIXTURE_VARIANT_ADD(msa, without_cap_sys_admin_eperm) { NO_CAP, EPERM };
 /* The base, and the tmpfs m on it; NULL, or why the test is skipped. */
 static const char *msa_enter(struct __test_metadata *_metadata, struct mnt_base *b, char *m)
 {
-	const char *why;
-
 	if (mnt_base_enter(b) && b->skip)
 		return b->why;
 	ASSERT_STREQ("", b->why);
-	why = ns_mount_setattr_missing();
-	if (why)
-		return why;
 	ASSERT_EQ(0, mnt_make(b, "m", m, 0));
 	return NULL;
 }
 
 FIXTURE_SETUP(msa)
 {
-	const char *why = msa_enter(_metadata, &self->b, self->m);
+	const char *why;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED(NS_F_MOUNT_SETATTR);
+	why = msa_enter(_metadata, &self->b, self->m);
+	NS_NEED_WHY(why);
 }
 
 FIXTURE_TEARDOWN(msa)
@@ -270,10 +266,11 @@ FIXTURE(msr) {
 
 FIXTURE_SETUP(msr)
 {
-	const char *why = msa_enter(_metadata, &self->b, self->m);
+	const char *why;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED(NS_F_MOUNT_SETATTR);
+	why = msa_enter(_metadata, &self->b, self->m);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, mnt_make(&self->b, "m/a", self->a, 0));
 	ASSERT_EQ(0, mnt_make(&self->b, "m/a/b", self->ab, 0));
 }

@@ -226,7 +226,7 @@ static int dellink_worker(void *arg)
 	/* "nsc1" in both namespaces: a pair moved there, a new pair here. */
 	err = veth_add("nsc0", "nsc1");
 	if (err == NO_VETH) {
-		rc = ns_child_skip("no veth driver: the test needs two network devices");
+		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
 	if (err || (err = link_to_netns("nsc1", nsfd)) || (err = veth_add("nsc1", "nsc2"))) {
@@ -278,7 +278,7 @@ TEST(dellink_by_name_honours_target_netnsid)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, dellink_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	NS_NEED_FEATURE(NS_F_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -489,7 +489,7 @@ static int nametaken_worker(void *arg)
 	/* nsm1 there (a pair moved over), then nsm1 and nsm2 here. */
 	err = veth_add("nsm0", "nsm1");
 	if (err == NO_VETH) {
-		rc = ns_child_skip("no veth driver: the test needs network devices");
+		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
 	if (err || (err = link_to_netns("nsm1", nsfd)) || (err = veth_add("nsm1", "nsm2"))) {
@@ -535,7 +535,7 @@ TEST(move_into_netns_with_name_taken_eexist)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, nametaken_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	NS_NEED_FEATURE(NS_F_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -553,7 +553,7 @@ static int altname_worker(void *arg)
 	/* nsa1 there; here nsa0, known also as nsa1, and nsa2, also nsfree. */
 	err = veth_add("nsa0", "nsa1");
 	if (err == NO_VETH) {
-		rc = ns_child_skip("no veth driver: the test needs network devices");
+		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
 	if (err || (err = link_to_netns("nsa1", nsfd)) || (err = veth_add("nsa2", "nsa3"))) {
@@ -562,8 +562,7 @@ static int altname_worker(void *arg)
 	}
 	err = altname_add("nsa0", "nsa1");
 	if (err == -EOPNOTSUPP) {
-		rc = ns_child_skip("alternative interface names not supported by this kernel "
-				   "(added in 5.5)");
+		rc = ns_child_lacks(NS_F_VETH_ALTNAMES);
 		goto out;
 	}
 	if (err || (err = altname_add("nsa2", "nsfree"))) {
@@ -611,7 +610,7 @@ TEST(move_with_altname_taken_in_target_eexist)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, altname_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "veth and alternative names", "5.5");
+	NS_NEED_FEATURE(NS_F_VETH_ALTNAMES, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -667,7 +666,7 @@ static int rename_worker(void *arg)
 	}
 	err = veth_add("nsr0", "nsr1");
 	if (err == NO_VETH) {
-		rc = ns_child_skip("no veth driver: the test needs network devices");
+		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
 	idx = if_nametoindex("nsr0");
@@ -721,7 +720,7 @@ TEST(netns_move_notification_keeps_old_name)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, rename_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the veth driver", "2.6.24");
+	NS_NEED_FEATURE(NS_F_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -786,11 +785,11 @@ static int fdb_worker(void *arg)
 	}
 	err = link_add_kind("nsbr0", "bridge");
 	if (err == NO_VETH)
-		return ns_child_skip("no bridge driver: the test needs a bridge");
+		return ns_child_lacks(NS_F_BRIDGE_VETH);
 	if (!err)
 		err = veth_add("nsb0", "nsb1");
 	if (err == NO_VETH)
-		return ns_child_skip("no veth driver: the test needs a bridge port");
+		return ns_child_lacks(NS_F_BRIDGE_VETH);
 	if (err || (err = link_set_master("nsb0", "nsbr0")))
 		return child_fail("bridge nsbr0 with port nsb0: %s", strerror(-err));
 	/* The side the fix leaves alone: the entry can be added. */
@@ -825,7 +824,7 @@ TEST(fdb_entry_deleted_by_root_of_owning_userns)
 
 	NS_NEED_USERNS();
 	rc = ns_run(0, fdb_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "the bridge and veth drivers", "2.6.24");
+	NS_NEED_FEATURE(NS_F_BRIDGE_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -887,13 +886,13 @@ static int procnet_setns_worker(void *arg)
 
 	(void)arg;
 	if (stat(SNMP6, &st))
-		return ns_child_skip("no %s: the kernel has no IPv6", SNMP6);
+		return ns_child_lacks(NS_F_IPV6_VETH);
 	nsfd = second_netns(&b);
 	if (nsfd < 0)
 		return 1;
 	err = veth_add("nsp0", "nsp1");
 	if (err == NO_VETH) {
-		rc = ns_child_skip("no veth driver: the test needs a network device");
+		rc = ns_child_lacks(NS_F_IPV6_VETH);
 		goto out;
 	}
 	if (err) {
@@ -945,7 +944,7 @@ TEST(proc_net_subdir_follows_setns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, procnet_setns_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "IPv6 and veth", "2.6.24");
+	NS_NEED_FEATURE(NS_F_IPV6_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

@@ -31,7 +31,6 @@
 /* Being in the initial network namespace is known from kthreadd: see nsrun. */
 NS_CASE_NEEDS_INITIAL_PIDNS;
 
-#define NO_SPARE "no spare physical network device here (down, with a bus device)"
 
 struct phys {
 	char name[IFNAMSIZ];
@@ -139,10 +138,9 @@ TEST(physical_device_returns_to_initial_netns)
 	struct phys p;
 
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_NET_ADMIN));
-	if (!ns_in_initial_pidns() || ns_same_as_self(2, "net") != 1)
-		SKIP(return, "not in the initial network namespace");
-	if (spare_physical_device(&p))
-		SKIP(return, NO_SPARE);
+	NS_NEED_ENV(ns_in_initial_pidns() && ns_same_as_self(2, "net") == 1,
+		    NS_WHY_INITIAL_NETNS);
+	NS_NEED_ENV(!spare_physical_device(&p), NS_WHY_NO_SPARE_NETDEV);
 	TH_LOG("moving %s (%s)", p.name, p.bus);
 	EXPECT_EQ(0, ns_run(0, device_comes_home, &p));
 }

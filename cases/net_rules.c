@@ -39,7 +39,6 @@
 #include "net_route.h"
 #include "kselftest_harness.h"
 
-#define VETH_MISSING "veth driver not available"
 
 /* Declares R, a test's record shared with its children; skips without a way to a new netns. */
 #define NET_REC(type, r)							\
@@ -221,15 +220,13 @@ static int sysfs_views(void *arg)
 TEST(sys_class_net_follows_netns_of_sysfs_mount)
 {
 	NET_REC(struct sysfs_rec, r);
-	if (access("/sys/class/net", R_OK))
-		SKIP(return, "no sysfs at /sys in this environment");
+	NS_NEED_ENV(!access("/sys/class/net", R_OK), NS_WHY_NO_SYSFS);
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r->test_mnt));
 	ASSERT_EQ(0, ns_ident_of(0, "net", &r->test_net));
 	snprintf(r->va, sizeof(r->va), "nsrA%d", getpid());
 	snprintf(r->vb, sizeof(r->vb), "nsrB%d", getpid());
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET | CLONE_NEWNS, sysfs_views, r));
-	if (r->skip)
-		SKIP(return, VETH_MISSING);
+	NS_NEED_FEATURE(NS_F_VETH, r->skip);
 	EXPECT_EQ(3, r->a_count);
 	EXPECT_EQ(1, r->a_has_va);
 	EXPECT_EQ(1, r->a_has_vb);
@@ -426,8 +423,7 @@ TEST(userns_root_cannot_move_device_into_foreign_netns)
 	r->move_foreign = r->move_own = 1;
 	r->outer_has = -1;
 	ASSERT_EQ(0, as_foreign_root(move_to_foreign, outer_lists_vb, r));
-	if (r->skip)
-		SKIP(return, VETH_MISSING);
+	NS_NEED_FEATURE(NS_F_VETH, r->skip);
 	EXPECT_EQ(-NLE_PERM, r->move_foreign) TH_LOG("%s", nl_geterror(r->move_foreign));
 	EXPECT_EQ(1, r->still_here);
 	EXPECT_EQ(0, r->outer_has);
@@ -560,8 +556,7 @@ TEST(proc_net_shows_readers_netns)
 	snprintf(r->vb, sizeof(r->vb), "nspB%d", getpid());
 	r->count = r->has_va = r->outer_has_va = -1;
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNET, procnet_outer, r));
-	if (r->skip)
-		SKIP(return, VETH_MISSING);
+	NS_NEED_FEATURE(NS_F_VETH, r->skip);
 	EXPECT_STREQ("self/net", r->link);
 	EXPECT_EQ(1, r->count);
 	EXPECT_EQ(0, r->has_va);
@@ -626,8 +621,7 @@ TEST(sysfs_mount_needs_cap_in_netns_owner)
 
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(NULL, r);
-	if (access("/sys/class/net", R_OK))
-		SKIP(return, "no sysfs at /sys in this environment");
+	NS_NEED_ENV(!access("/sys/class/net", R_OK), NS_WHY_NO_SYSFS);
 	r->foreign = r->own = 1;
 	ASSERT_EQ(0, as_foreign_root(sysfs_as_foreign_root, NULL, r));
 	EXPECT_EQ(-EPERM, r->foreign);

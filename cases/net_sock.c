@@ -344,8 +344,7 @@ TEST(unprivileged_port_start_is_per_netns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	if (access(PORT_START, F_OK))
-		SKIP(return, "no " PORT_START " (kernel without the sysctl)");
+	NS_NEED(NS_F_UNPRIV_PORT_START);
 	ASSERT_EQ(0, ns_read_long(PORT_START, &before));
 	ASSERT_EQ(0, ns_ident_of(0, "net", &outer));
 	ASSERT_EQ(0, ns_holder_begin(&a));
@@ -401,9 +400,8 @@ TEST(port_80_binds_in_own_userns_netns_not_outside)
 	pid_t pid;
 
 	NS_NEED_UNPRIV_USERNS();
-	if (!ns_read_long(PORT_START, &start) && start <= 80)
-		SKIP(return, "port 80 is not privileged here (ip_unprivileged_port_start %ld)",
-		     start);
+	NS_NEED_ENV(ns_read_long(PORT_START, &start) || start > 80, NS_WHY_PORT_80_UNPRIVILEGED,
+		    start);
 	pid = ns_clone_synced(ns_clone, 0, &sync);
 	ASSERT_LE(0, pid);
 	if (pid == 0)

@@ -29,7 +29,6 @@
 #include "net_route.h"
 #include "kselftest_harness.h"
 
-#define VETH_MISSING "veth driver not available"
 #define ADDR_A "10.199.0.1"
 #define ADDR_B "10.199.0.2"
 
@@ -247,7 +246,7 @@ static int tcp_exchange(void *arg)
 	int rc_ = ns_holder_begin(h);				\
 	if (rc_ == NS_CHILD_SKIP) {					\
 		ns_holder_stop(h);					\
-		SKIP(return, VETH_MISSING);				\
+		NS_FEATURE_ABSENT_(NS_F_VETH);				\
 	}								\
 	ASSERT_EQ(0, rc_);						\
 } while (0)
@@ -540,8 +539,7 @@ TEST(device_moved_by_pid_lands_in_its_netns)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, move_by_pid, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, VETH_MISSING);
+	NS_NEED_FEATURE(NS_F_VETH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

@@ -302,49 +302,46 @@ static int links_answer(pid_t pid, int *err, const char **which)
 
 static int links_of_undumpable(void *arg)
 {
-	int to_child[2], from_child[2], err, rc;
 	const char *which = "";
-	char c = 0;
+	struct ns_sync s;
+	int err, rc;
 	pid_t pid;
 
 	(void)arg;
 	if (ns_become_unprivileged())
 		return child_fail("cannot give up privileges: %m");
-	if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC))
-		return child_fail("pipe: %m");
-	pid = fork();
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
 		/* non-dumpable, then dumpable again, each once the other looked */
-		close(to_child[1]);
-		close(from_child[0]);
 		for (int dumpable = 0; dumpable < 2; dumpable++)
 			if (prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0) ||
-			    write(from_child[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
+			    ns_sync_tell(&s, true, NULL, 0) ||
+			    ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
 				_exit(1);
 		_exit(0);
 	}
-	rc = nsfs_readable_within(from_child[0], NS_WAIT_MS) ? 0 : child_fail("no word");
+	rc = ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS) ? child_fail("no word") : 0;
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
 	if (!rc && err != EACCES)
 		rc = child_fail("%s link of a non-dumpable process of our uid: %s, not EACCES",
 				which, strerror(err));
 	/* the control: dumpable, the same links read and open */
-	if (!rc && (write(to_child[1], &c, 1) != 1 ||
-		    !nsfs_readable_within(from_child[0], NS_WAIT_MS)))
+	if (!rc && (ns_sync_tell(&s, false, NULL, 0) ||
+		    ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)))
 		rc = child_fail("no word from the target");
 	if (!rc)
 		rc = links_answer(pid, &err, &which);
 	if (!rc && err)
 		rc = child_fail("%s link of a dumpable process of our uid: %s", which,
 				strerror(err));
-	if (write(to_child[1], &c, 1) != 1)
+	if (ns_sync_tell(&s, false, NULL, 0))
 		kill(pid, SIGKILL);
-	close(to_child[1]);
 	if (ns_wait(pid, NS_WAIT_MS) && !rc)
 		rc = child_fail("the target failed");
+	ns_sync_close(&s);
 	return rc;
 }
 

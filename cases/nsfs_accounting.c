@@ -176,10 +176,8 @@ FIXTURE_SETUP(limits)
 	const struct ns_type *t = ns_type_of(variant->flag);
 
 	ASSERT_NE(NULL, t);
-	if (ns_type_missing(t))
-		SKIP(return, "%s", ns_type_missing(t));
-	if (nsfs_max_ns_missing(t))
-		SKIP(return, "%s", nsfs_max_ns_missing(t));
+	NS_NEED_TYPE(t->name);
+	NS_NEED(nsfs_max_ns_feature(t));
 }
 
 FIXTURE_TEARDOWN(limits)
@@ -198,8 +196,7 @@ TEST_F(limits, initial_userns_default_is_half_threads_max)
 	char path[96];
 	long v, threads;
 
-	if (!ns_in_initial_userns())
-		SKIP(return, "not run in the initial user namespace");
+	NS_NEED_INITIAL_USERNS();
 	limit_path(ns_type_of(variant->flag), path, sizeof(path));
 	ASSERT_EQ(0, ns_read_long(path, &v));
 	ASSERT_EQ(0, ns_read_long("/proc/sys/kernel/threads-max", &threads));
@@ -216,8 +213,7 @@ TEST_F(limits, child_userns_default_is_maxint)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, child_default_worker, (void *)ns_type_of(variant->flag)));
 }
 
@@ -229,8 +225,7 @@ TEST_F(limits, clone_over_limit_enospc)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, clone_limit_worker, (void *)ns_type_of(variant->flag)));
 }
 
@@ -316,8 +311,7 @@ static int limit_held_worker(void *arg)
 	const char *why = ns_userns_blocker(false);				\
 	int d = (depth);							\
 										\
-	if (why)								\
-		SKIP(return, "%s", why);					\
+	NS_NEED_WHY(why);							\
 	ASSERT_EQ(0, ns_run(0, limit_held_worker, &d));				\
 } while (0)
 
@@ -468,8 +462,7 @@ TEST(limits_writable_only_with_cap_sys_resource)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, writable_worker, NULL));
 }
 

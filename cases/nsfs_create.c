@@ -222,7 +222,7 @@ static int empty_mntns_worker(void *arg)
  */
 TEST(unshare_empty_mntns_gives_empty_root)
 {
-	NS_RUN_ADMIN_WORKER(empty_mntns_worker, NULL, "UNSHARE_EMPTY_MNTNS", "7.1");
+	NS_RUN_ADMIN_WORKER(empty_mntns_worker, NULL, NS_F_UNSHARE_EMPTY_MNTNS);
 }
 
 /* --- implied CLONE_FS ---------------------------------------------------- */
@@ -441,38 +441,33 @@ TEST(clone_clone3_unshare_give_same_namespaces)
  */
 static int undo_after_unshare(int semid, int flag, int *at_unshare, int *at_exit)
 {
-	int to_child[2], from_child[2], rc = 0;
-	char c = 0;
+	struct ns_sync s;
+	int rc = 0;
 	pid_t pid;
 
-	if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC))
-		return child_fail("pipe: %m");
-	pid = ns_clone(0);
+	pid = ns_clone_synced(ns_clone, 0, &s);
 	if (pid < 0)
 		return child_fail("fork: %m");
 	if (pid == 0) {
 		struct sembuf up = { .sem_num = 0, .sem_op = 1, .sem_flg = SEM_UNDO };
 
-		close(to_child[1]);
-		close(from_child[0]);
 		if (semop(semid, &up, 1))
 			_exit(child_fail("semop +1 SEM_UNDO: %m"));
 		if (unshare(flag))
 			_exit(child_fail("unshare(%#x): %m", flag));
-		if (write(from_child[1], &c, 1) != 1 || read(to_child[0], &c, 1) < 0)
+		if (ns_sync_tell(&s, true, NULL, 0))
 			_exit(1);
+		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);	/* until the parent lets go */
 		_exit(0);
 	}
-	close(to_child[0]);
-	close(from_child[1]);
-	if (!nsfs_readable_within(from_child[0], NS_WAIT_MS))
+	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS))
 		rc = child_fail("no word from the child after unshare(%#x)", flag);
 	*at_unshare = semctl(semid, 0, GETVAL);
-	close(to_child[1]);
+	ns_sync_tell(&s, false, NULL, 0);
 	if (ns_wait(pid, NS_WAIT_MS) && !rc)
 		rc = child_fail("the child failed");
 	*at_exit = semctl(semid, 0, GETVAL);
-	close(from_child[0]);
+	ns_sync_close(&s);
 	return rc;
 }
 

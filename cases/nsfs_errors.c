@@ -154,8 +154,7 @@ TEST_F(create, clone_without_cap_sys_admin_eperm)
 {
 	int rc = nsfs_run(variant->flag, create_worker, true);
 
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
+	NS_NEED_FEATURE(NS_F_CLONE3, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -239,8 +238,7 @@ FIXTURE_SETUP(combo)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 }
 
 FIXTURE_TEARDOWN(combo)
@@ -327,8 +325,7 @@ TEST(clone_parent_from_namespace_init_einval)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWPID, parent_from_init, NULL));
 }
 
@@ -392,8 +389,7 @@ FIXTURE_SETUP(parent_combo)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 }
 
 FIXTURE_TEARDOWN(parent_combo)

@@ -94,8 +94,7 @@ TEST(ns_get_parent_of_initial_userns_eperm)
 {
 	int fd, r;
 
-	if (!ns_in_initial_userns())
-		SKIP(return, "not run in the initial user namespace");
+	NS_NEED_INITIAL_USERNS();
 	fd = ns_open(0, "user");
 	ASSERT_LE(0, fd);
 	errno = 0;
@@ -143,7 +142,7 @@ TEST(ns_ioctls_on_other_files_enotty)
 	if (fds[n] < 0 && errno == ENOSYS) {
 		for (int i = 0; i < n; i++)
 			close(fds[i]);
-		SKIP(return, "pidfd_open() not supported by this kernel (added in 5.3)");
+		NS_FEATURE_ABSENT_(NS_F_PIDFD_OPEN);
 	}
 	n++;
 	for (int i = 0; i < n; i++) {
@@ -199,7 +198,7 @@ TEST(nsfs_typed_ioctls_on_other_types_einval)
 	};
 	int checked = 0;
 
-	NS_NEED_FEATURE(!have_mntns_id_ioctl(), "NS_GET_MNTNS_ID", "6.11");
+	NS_NEED_FEATURE(NS_F_NS_GET_MNTNS_ID, !have_mntns_id_ioctl());
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 		uint64_t id = 0;

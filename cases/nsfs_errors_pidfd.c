@@ -161,8 +161,7 @@ TEST(setns_mntns_while_sharing_fs_einval)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, mnt_nsfd_worker, NULL));
 }
 
@@ -195,8 +194,7 @@ static void pidfd_mnt_test(struct __test_metadata *_metadata, unsigned long flag
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_mnt_worker, &flags);
 	ASSERT_EQ(0, rc);
@@ -266,8 +264,7 @@ TEST(setns_pidfd_nstype_zero_or_stray_bits_einval)
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_flags_worker, NULL);
 	ASSERT_EQ(0, rc);
@@ -308,8 +305,7 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	NS_NEED(NS_F_SETNS_PIDFD);
 	rc = ns_run(0, pidfd_reaped_worker, NULL);
 	ASSERT_EQ(0, rc);
@@ -317,7 +313,6 @@ TEST(setns_pidfd_of_reaped_process_esrch)
 
 /* --- pidfd_open ------------------------------------------------------------- */
 
-#define PIDFD_OPEN_SKIP "pidfd_open() not supported by this kernel (added in 5.3)"
 
 /*
  * pidfd_open() sets close-on-exec on the new fd, with flags 0 and PIDFD_NONBLOCK (pidfd_open(2)).
@@ -329,8 +324,7 @@ TEST(pidfd_open_sets_close_on_exec)
 	for (int i = 0; i < 2; i++) {
 		int fd = syscall(434 /* pidfd_open */, getpid(), flags[i]);
 
-		if (fd < 0 && errno == ENOSYS)
-			SKIP(return, PIDFD_OPEN_SKIP);
+		NS_NEED_FEATURE(NS_F_PIDFD_OPEN, fd < 0 && errno == ENOSYS);
 		ASSERT_LE(0, fd) TH_LOG("pidfd_open(self, %#x): %s", flags[i], strerror(errno));
 		EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC)
 			TH_LOG("pidfd_open(self, %#x) without close-on-exec", flags[i]);
@@ -402,11 +396,9 @@ TEST(pidfd_open_pid_outside_own_namespace_esrch)
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	rc = ns_run(0, pidfd_open_worker, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, PIDFD_OPEN_SKIP);
+	NS_NEED_FEATURE(NS_F_PIDFD_OPEN, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

@@ -172,8 +172,7 @@ TEST(setns_mntns_without_cap_sys_chroot_eperm)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, nsfs_run(CLONE_NEWNS, own_cap_worker, CAP_SYS_CHROOT));
 }
 

@@ -85,15 +85,11 @@ TEST(clone3_set_tid_size_over_nesting_depth_einval)
 	const char *why = ns_userns_blocker(false);
 	int base = pidns_proc_level(), levels = pidns_self_levels(), level, rc;
 
-	if (why)
-		SKIP(return, "%s", why);
-	if (base < 0 || levels < 1)
-		SKIP(return, "cannot tell this process's absolute PID namespace level "
-			     "(run it under build/harness/nsrun)");
+	NS_NEED_WHY(why);
+	NS_NEED_ENV(base >= 0 && levels >= 1, NS_WHY_PIDNS_LEVEL);
 	level = base + levels - 1;
 	rc = ns_run(0, size_worker, &level);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
+	NS_NEED_FEATURE(NS_F_CLONE3_SET_TID, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -136,11 +132,9 @@ TEST(clone3_set_tid_pid_out_of_range_einval)
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	rc = ns_run(0, range_worker, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
+	NS_NEED_FEATURE(NS_F_CLONE3_SET_TID, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -169,11 +163,9 @@ TEST(clone3_set_tid_in_new_pidns_must_be_1)
 	const char *why = ns_userns_blocker(false);
 	int rc;
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	rc = ns_run(0, first_pid_worker, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "clone3() set_tid not supported by this kernel (added in 5.5)");
+	NS_NEED_FEATURE(NS_F_CLONE3_SET_TID, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

@@ -70,8 +70,7 @@ TEST(unshare_newpid_allowed_in_threaded_process)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, threaded_unshare_newpid, NULL));
 }
 
@@ -110,8 +109,7 @@ TEST(unshare_zero_changes_nothing)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, unshare_zero, NULL));
 }
 
@@ -145,8 +143,7 @@ TEST(unshare_stray_bits_einval)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, unshare_stray_bits, NULL));
 }
 
@@ -256,8 +253,7 @@ FIXTURE_SETUP(unmapped)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 }
 
 FIXTURE_TEARDOWN(unmapped)

@@ -58,8 +58,7 @@ TEST(net_ns_id_is_its_socket_cookie)
 	NS_NEED_ADMIN_OR_USERNS();
 
 	NS_NEED(NS_F_NS_GET_ID);
-	if (net_cookie(&cookie) == -ENOPROTOOPT)
-		SKIP(return, "SO_NETNS_COOKIE not supported by this kernel (added in 5.14)");
+	NS_NEED(NS_F_SO_NETNS_COOKIE);
 	ASSERT_EQ(0, ns_get_id_of(0, "net", &id));
 	ASSERT_EQ(0, net_cookie(&cookie));
 	EXPECT_EQ(id, cookie);
@@ -92,8 +91,7 @@ TEST(initial_user_ns_has_fixed_inode)
 {
 	struct ns_ident id;
 
-	if (!ns_in_initial_userns())
-		SKIP(return, "the test does not run in the initial user namespace");
+	NS_NEED_INITIAL_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "user", &id));
 	EXPECT_EQ(NSC_USER_INIT_INO, (unsigned long)id.ino);
 }
@@ -130,8 +128,7 @@ TEST(initial_namespaces_have_the_fixed_inodes)
 
 	/* reading another user's /proc/PID/ns links is a ptrace read check */
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_SYS_PTRACE));
-	if (!ns_in_initial_pidns())
-		SKIP(return, "needs the initial PID namespace, where kthreadd is pid 2");
+	NS_NEED_INITIAL_PIDNS();
 	for (size_t i = 0; i < sizeof(init_inodes) / sizeof(init_inodes[0]); i++) {
 		struct ns_ident id;
 		int err;
@@ -244,9 +241,8 @@ TEST(exactly_one_mount_ns_has_the_initial_inode)
 
 	NS_NEED(NS_F_NS_GET_ID);
 	NS_NEED(NS_F_NS_MNT_ITER);
-	if (!ns_in_initial_userns() || !ns_have_sys_admin() || !ns_in_initial_pidns())
-		SKIP(return, "needs real root in the initial PID namespace "
-		     "(NS_MNT_GET_NEXT/PREV since linux:e6b899f08066)");
+	NS_NEED_ENV(ns_in_initial_userns() && ns_have_sys_admin() && ns_in_initial_pidns(),
+		    NS_WHY_REAL_ROOT_PIDNS, "NS_MNT_GET_NEXT/PREV since linux:e6b899f08066");
 	n = count_mntns_with_inode(NSC_MNT_INIT_INO, &seen);
 	TH_LOG("%d mount namespaces seen", seen);
 	EXPECT_EQ(1, n);
@@ -413,8 +409,7 @@ TEST(nsfs_handle_opens_only_own_namespace_unprivileged)
 	const char *why = ns_userns_blocker(true);
 
 	NS_NEED(NS_F_NSFS_HANDLES);
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, perm_worker, NULL));
 }
 
@@ -450,8 +445,7 @@ TEST(nsfs_handle_other_namespace_opens_for_root)
 
 	NS_NEED(NS_F_NSFS_HANDLES);
 	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_have_sys_admin());
-	if (!ns_in_initial_pidns())
-		SKIP(return, "the runner put the case outside the initial PID namespace");
+	NS_NEED_INITIAL_PIDNS();
 	ASSERT_EQ(0, holder_net_handle(&h, &fh, &id));
 	nfd = ns_nsfs_open(&fh);
 	EXPECT_LE(0, nfd) TH_LOG("open by handle: %s", strerror(-nfd));

@@ -48,7 +48,7 @@ static long self_ioctl(const char *type, unsigned long req, unsigned long arg)
 /* NS_GET_NSTYPE returns the CLONE_NEW* value of each type (ioctl_ns(2), 4.11). */
 TEST(ns_get_nstype_names_each_type)
 {
-	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY, "NS_GET_NSTYPE", "4.11");
+	NS_NEED(NS_F_NS_GET_NSTYPE);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -260,8 +260,7 @@ TEST(ns_get_owner_uid_outside_and_inside)
 {
 	uid_t uid;
 
-	NS_NEED_FEATURE(self_ioctl("uts", NS_GET_NSTYPE, 0) == -ENOTTY,
-			"NS_GET_OWNER_UID", "4.11");
+	NS_NEED(NS_F_NS_GET_OWNER_UID);
 	for (int i = 0; i < NS_NTYPES; i++) {
 		const struct ns_type *t = &ns_types[i];
 
@@ -431,7 +430,7 @@ static int pid_translate_worker(void *arg)
  */
 TEST(ns_pid_translation_ioctls)
 {
-	NS_RUN_ADMIN_WORKER(pid_translate_worker, NULL, "NS_GET_PID_IN_PIDNS", "6.11");
+	NS_RUN_ADMIN_WORKER(pid_translate_worker, NULL, NS_F_NS_GET_PID_IN_PIDNS);
 }
 
 static int one_more_mount(void *arg)
@@ -568,6 +567,8 @@ static int mntns_worker(void *arg)
 	if (!rc && me.info_rc == ENOTTY && me.next_rc != ENOTTY)
 		rc = child_fail("NS_MNT_GET_INFO: ENOTTY, yet NS_MNT_GET_NEXT (both 6.12) gave %s",
 				me.next_rc ? strerror(me.next_rc) : "an fd");
+	else if (!rc && me.info_rc == ENOTTY && ns_feature_regressed(NS_F_NS_MNT_ITER))
+		rc = child_fail("%s", ns_feature_regressed(NS_F_NS_MNT_ITER));
 	else if (!rc && me.info_rc == ENOTTY)
 		fprintf(stderr,
 			"# no NS_MNT_GET_INFO nor NEXT (6.12): checked NS_GET_MNTNS_ID only\n");
@@ -592,13 +593,14 @@ static int mntns_worker(void *arg)
  *
  * From 6.18 the ids are not in creation order.  ENOTTY from NS_MNT_GET_INFO
  * is taken for "6.11" only when NS_MNT_GET_NEXT, added with it, is missing
- * too; else it fails.  NS_MNT_GET_INFO's number of
+ * too, and the kernel is not one that must have them (6.12 or later with
+ * its config known: "feature missing", ns_feature_regressed()); else it fails.  NS_MNT_GET_INFO's number of
  * mounts: as many as mountinfo lists, plus the mounts below our root but
  * the namespace's root mount (one more since 7.0: see check_nr_mounts).
  */
 TEST(ns_mntns_id_and_info)
 {
-	NS_RUN_ADMIN_WORKER(mntns_worker, NULL, "NS_GET_MNTNS_ID", "6.11");
+	NS_RUN_ADMIN_WORKER(mntns_worker, NULL, NS_F_NS_GET_MNTNS_ID);
 }
 
 static int ns_id_of(pid_t pid, const char *type, uint64_t *id)
@@ -659,7 +661,7 @@ static int ns_id_worker(void *arg)
  */
 TEST(ns_get_id_same_iff_shared)
 {
-	NS_RUN_ADMIN_WORKER(ns_id_worker, NULL, "NS_GET_ID", "6.18");
+	NS_RUN_ADMIN_WORKER(ns_id_worker, NULL, NS_F_NS_GET_ID);
 }
 
 TEST_HARNESS_MAIN

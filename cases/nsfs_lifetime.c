@@ -129,8 +129,7 @@ TEST(pidns_kept_by_child_pidns)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, pidns_parent_worker, NULL));
 }
 
@@ -157,13 +156,12 @@ static int userns_parent_worker(void *arg)
 	if (ns_unshare_userns_root(0))
 		return child_fail("cannot become root of a new user namespace: %m");
 	/* the holder is made by hand: its map is written between two steps */
-	if (ns_sync_init(&s) || ns_sync_init(&h.sync))
+	if (ns_sync_init(&h.sync))
 		return child_fail("pipe: %m");
-	pid = ns_clone(CLONE_NEWUSER);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWUSER, &s);
 	if (pid == 0) {
 		char r;
 
-		ns_sync_child_side(&s);
 		ns_sync_child_side(&h.sync);
 		r = nest_userns(&s);
 		ns_sync_tell(&h.sync, true, &r, 1);
@@ -171,7 +169,6 @@ static int userns_parent_worker(void *arg)
 		_exit(r);
 	}
 	h.pid = pid;
-	ns_sync_parent_side(&s);
 	ns_sync_parent_side(&h.sync);
 	if (pid < 0 || map_as(pid, 7) || ns_ident_of(pid, "user", &parent))
 		rc = child_fail("cannot set up the holder: %m");
@@ -203,8 +200,7 @@ TEST(userns_kept_by_child_userns)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, userns_parent_worker, NULL));
 }
 
@@ -297,8 +293,7 @@ TEST(pidns_kept_by_pid_for_children)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, pid_for_children_worker, NULL));
 }
 
@@ -385,10 +380,8 @@ TEST(timens_kept_by_time_for_children)
 {
 	const char *why = ns_userns_blocker(false);
 
-	if (!ns_type_available("time"))
-		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED_TYPE("time");
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_run(0, time_for_children_worker, NULL));
 }
 

@@ -80,14 +80,6 @@ static int create_within(unsigned long flag, int ms)
 	return nsfs_until_not_enospc(create_one_of, &flag, ms);
 }
 
-/* NULL, or why the test cannot run. */
-static const char *pin_missing(void)
-{
-	const char *why = nsfs_max_ns_missing(ns_type_of(CLONE_NEWIPC));
-
-	return why ?: ns_userns_blocker(false);
-}
-
 static int pin_worker(void *arg)
 {
 	struct pin_req *r = arg;
@@ -150,10 +142,9 @@ static int pin_worker(void *arg)
 TEST(proc_mount_keeps_pidns_without_members)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWPID), .fstype = "proc", .mount_it = true };
-	const char *why = pin_missing();
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED(NS_F_MAX_NS_SYSCTLS);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r.test_mnt));
 	ASSERT_EQ(0, ns_run(0, pin_worker, &r));
 }
@@ -165,10 +156,9 @@ TEST(proc_mount_keeps_pidns_without_members)
 TEST(pidns_freed_without_proc_mount)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWPID), .fstype = "proc" };
-	const char *why = pin_missing();
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED(NS_F_MAX_NS_SYSCTLS);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r.test_mnt));
 	ASSERT_EQ(0, ns_run(0, pin_worker, &r));
 }
@@ -247,10 +237,9 @@ static int mqueue_worker(void *arg)
 TEST(mqueue_mount_does_not_keep_ipcns)
 {
 	struct pin_req r = { .t = ns_type_of(CLONE_NEWIPC), .fstype = "mqueue", .mount_it = true };
-	const char *why = pin_missing();
 
-	if (why)
-		SKIP(return, "%s", why);
+	NS_NEED(NS_F_MAX_NS_SYSCTLS);
+	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_ident_of(0, "mnt", &r.test_mnt));
 	ASSERT_EQ(0, ns_run(0, mqueue_worker, &r));
 }

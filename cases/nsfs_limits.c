@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "nsconform.h"
+#include "nsfs.h"
 #include "kselftest_harness.h"
 
 /* Holder setup: unshare(*@arg); 0 (then held until released), or the errno it exits with. */
@@ -153,8 +154,7 @@ TEST_F(limit, lowered_limit_gives_enospc_for_that_type_only)
 	r.other = ns_type_of(variant->flag == CLONE_NEWUTS ? CLONE_NEWIPC : CLONE_NEWUTS);
 	NS_NEED_TYPE(r.t->name);
 	snprintf(path, sizeof(path), "/proc/sys/user/max_%s_namespaces", r.t->sysctl);
-	NS_NEED_FEATURE(ns_read_long(path, &self->outside),
-			"/proc/sys/user/max_*_namespaces", "4.9");
+	NS_NEED_FEATURE(nsfs_max_ns_feature(r.t), ns_read_long(path, &self->outside));
 	NS_NEED_USERNS();
 	ASSERT_EQ(0, ns_run(0, limit_inside, &r));
 	ASSERT_EQ(0, ns_read_long(path, &after));
@@ -229,7 +229,7 @@ TEST(limit_file_shows_limit_of_openers_userns)
 	struct opener_rec *r = ns_shared_page(1 << 12);
 	long v;
 
-	NS_NEED_FEATURE(ns_read_long(UTS_LIMIT, &v), "/proc/sys/user/max_*_namespaces", "4.9");
+	NS_NEED_FEATURE(NS_F_MAX_NS_SYSCTLS, ns_read_long(UTS_LIMIT, &v));
 	NS_NEED_USERNS();
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ns_run(0, limits_of_opener, r));

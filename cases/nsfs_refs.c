@@ -215,9 +215,8 @@ TEST(listed_while_an_fd_or_a_bind_mount_keeps_it_active)
 	int uts;
 
 	NS_NEED(NS_F_LISTNS);
-	if (!global_view())
-		SKIP(return, "needs real root in the initial PID namespace "
-		     "(listns() of other namespaces, linux:8d76afe84fa2)");
+	NS_NEED_ENV(global_view(), NS_WHY_REAL_ROOT_PIDNS,
+		    "listns() of other namespaces, linux:8d76afe84fa2");
 	ASSERT_EQ(0, hold_ids(&h, &ids));
 	EXPECT_EQ(1, ns_listed(ids.uts, 0, 0));
 	EXPECT_EQ(1, ns_listed(ids.net, CLONE_NEWNET, 0));
@@ -260,9 +259,8 @@ TEST(owner_listed_while_an_owned_namespace_is_active)
 	int net;
 
 	NS_NEED(NS_F_LISTNS);
-	if (!global_view())
-		SKIP(return, "needs real root in the initial PID namespace "
-		     "(listns() of other namespaces, linux:8d76afe84fa2)");
+	NS_NEED_ENV(global_view(), NS_WHY_REAL_ROOT_PIDNS,
+		    "listns() of other namespaces, linux:8d76afe84fa2");
 	ASSERT_EQ(0, hold_ids(&h, &ids));
 	net = ns_open(h.pid, "net");
 	ASSERT_LE(0, net);

@@ -271,7 +271,7 @@ TEST_F(pidns, nesting_stops_at_32_levels_with_enospc)
 	NS_NEED_ADMIN_OR_USERNS();
 
 	self_n = pidns_self_levels();
-	NS_NEED_FEATURE(self_n == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
+	NS_NEED_FEATURE(NS_F_NSPID, self_n == -ENODATA);
 	ASSERT_GE(self_n, 1);
 	level = pidns_proc_level();
 	ASSERT_LE(0, level) TH_LOG("cannot tell the absolute level of /proc's PID namespace: "

@@ -32,17 +32,6 @@ FIXTURE_TEARDOWN(pidns)
 
 /* --- pidfds ----------------------------------------------------------------- */
 
-static const char *pidfd_missing(void)
-{
-	int fd = ns_pidfd_open(getpid());
-
-	if (fd >= 0) {
-		close(fd);
-		return NULL;
-	}
-	return errno == ENOSYS ? "pidfd_open() not supported by this kernel (added in 5.3)" : NULL;
-}
-
 static int pidfd_fdinfo(int fd, char *buf, size_t len)
 {
 	char path[64];
@@ -76,7 +65,6 @@ static int pidfd_target(struct ns_sync *s, void *arg)
  */
 TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 {
-	const char *missing = pidfd_missing();
 	struct pollfd p = { .events = POLLIN };
 	struct ns_sync s;
 	char info[1024];
@@ -85,8 +73,7 @@ TEST_F(pidns, pidfd_of_process_in_child_namespace_is_that_process)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED(NS_F_PIDFD_OPEN);
 	pid = pidns_start_synced(&s, 0, pidfd_target, NULL);
 	ASSERT_GE(pid, 0);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS));
@@ -128,15 +115,13 @@ static int two_deep(int sock)
  */
 TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 {
-	const char *missing = pidfd_missing();
 	pid_t via_fd[PIDNS_MAX_LEVELS], via_proc[PIDNS_MAX_LEVELS], pid, g;
 	char info[1024], b;
 	int sv[2], fd, n;
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED(NS_F_PIDFD_OPEN);
 	ASSERT_EQ(0, pidns_cred_pair(sv));
 	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
@@ -148,7 +133,7 @@ TEST_F(pidns, pidfd_fdinfo_nspid_lists_pid_at_every_level)
 	ASSERT_LT(0, pidfd_fdinfo(fd, info, sizeof(info)));
 	n = pidns_parse_nspid(info, via_fd, PIDNS_MAX_LEVELS);
 	if (n == -ENODATA)
-		SKIP(goto out, "pidfd fdinfo has no NSpid: field");
+		goto out;
 	ASSERT_EQ(n, pidns_nspid(g, via_proc, PIDNS_MAX_LEVELS));
 	ASSERT_EQ(pidns_self_levels() + 2, n);
 	for (int i = 0; i < n; i++)
@@ -160,6 +145,7 @@ out:
 	close(fd);
 	kill(pid, SIGKILL);
 	EXPECT_EQ(128 + SIGKILL, pidns_reap(pid, NS_WAIT_MS));
+	NS_NEED_FEATURE(NS_F_PIDFD_FDINFO_NSPID, n == -ENODATA);
 }
 
 TEST_HARNESS_MAIN

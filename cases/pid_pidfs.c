@@ -462,7 +462,6 @@ static void creator(struct third_party_rec *r, struct ns_sync *s)
 {
 	pid_t pid;
 
-	ns_sync_child_side(s);
 	r->unshare_err = unshare(CLONE_NEWPID) ? errno : 0;
 	ns_sync_tell(s, true, NULL, 0);
 	if (r->unshare_err || ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
@@ -486,7 +485,6 @@ static void third_party(struct third_party_rec *r, struct ns_sync *s, int nsfd)
 {
 	pid_t pid;
 
-	ns_sync_child_side(s);
 	r->setns_err = setns(nsfd, CLONE_NEWPID) ? errno : 0;
 	if (r->setns_err) {
 		ns_sync_tell(s, true, NULL, 0);
@@ -511,18 +509,15 @@ static void third_party(struct third_party_rec *r, struct ns_sync *s, int nsfd)
 static int third_party_worker(void *arg)
 {
 	struct third_party_rec *r = arg;
-	struct ns_sync sp, sq;
+	struct ns_sync sp, sq = { { -1, -1 }, { -1, -1 } };
 	pid_t p, q = -1;
 	int pidfd, nsfd = -1, rc = 0;
 
-	if (ns_sync_init(&sp) || ns_sync_init(&sq))
-		return child_fail("pipes: %m");
-	p = ns_clone(0);
+	p = ns_clone_synced(ns_clone, 0, &sp);
 	if (p == 0)
 		creator(r, &sp);
 	if (p < 0)
 		return child_fail("fork: %m");
-	ns_sync_parent_side(&sp);
 	if (ns_sync_wait(&sp, false, NULL, 0, NS_WAIT_MS) || r->unshare_err) {
 		rc = child_fail("the creator's unshare(CLONE_NEWPID): %s",
 				strerror(r->unshare_err));
@@ -538,14 +533,13 @@ static int third_party_worker(void *arg)
 	r->ioctl_err = nsfd < 0 ? errno : 0;
 	close(pidfd);
 	if (nsfd >= 0) {
-		q = ns_clone(0);
+		q = ns_clone_synced(ns_clone, 0, &sq);
 		if (q == 0)
 			third_party(r, &sq, nsfd);
 		if (q < 0) {
 			rc = child_fail("fork: %m");
 			goto out;
 		}
-		ns_sync_parent_side(&sq);
 		if (ns_sync_wait(&sq, false, NULL, 0, NS_WAIT_MS))
 			rc = child_fail("the third party did not report");
 	}

@@ -447,7 +447,7 @@ TEST_F(pidns, status_nstgid_nspgid_nssid_list_ids_per_level)
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_NE(NULL, r);
 	levels = pidns_self_levels();
-	NS_NEED_FEATURE(levels == -ENODATA, "NSpid: in /proc/PID/status", "4.1");
+	NS_NEED_FEATURE(NS_F_NSPID, levels == -ENODATA);
 	ASSERT_LE(1, levels);
 	x = pidns_new_child(0);
 	ASSERT_GE(x, 0);

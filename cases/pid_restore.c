@@ -45,8 +45,8 @@ static pid_t clone3_tids(unsigned long flags, const pid_t *tids, size_t n)
 	return ns_clone3_with(&a, sizeof(a));
 }
 
-/* NULL when clone3() takes set_tid, else what is missing. */
-static const char *set_tid_missing(void)
+/* -1 when clone3() takes set_tid, else the feature that is missing. */
+static int set_tid_missing(void)
 {
 	pid_t tids[PIDNS_MAX_LEVELS] = { 0 };
 	pid_t pid;
@@ -57,13 +57,13 @@ static const char *set_tid_missing(void)
 		_exit(0);
 	if (pid > 0) {
 		ns_wait(pid, NS_WAIT_MS);
-		return NULL;
+		return -1;
 	}
 	if (errno == ENOSYS)
-		return "clone3() not supported by this kernel (added in 5.3)";
+		return NS_F_CLONE3;
 	if (errno == E2BIG)
-		return "clone3() set_tid not supported by this kernel (added in 5.5)";
-	return NULL;
+		return NS_F_CLONE3_SET_TID;
+	return -1;
 }
 
 /* What a child created with set_tid says about itself. */
@@ -125,12 +125,11 @@ static int three_level_holder(struct ns_sync *s, void *arg)
 static void run_tids(struct __test_metadata *_metadata, int (*holder)(struct ns_sync *, void *),
 		     struct tid_rec *r)
 {
-	const char *missing = set_tid_missing();
+	int missing = set_tid_missing();
 	struct ns_sync s;
 	pid_t pid;
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED_FEATURE(missing, missing >= 0);
 	pid = pidns_start_synced(&s, 0, holder, NULL);
 	ASSERT_GE(pid, 0);
 	ASSERT_EQ(0, ns_sync_wait(&s, false, r, sizeof(*r), NS_WAIT_MS));
@@ -251,13 +250,12 @@ static int eperm_holder(pid_t outer, uid_t uid, gid_t gid)
  */
 TEST_F(pidns, clone3_set_tid_without_cap_in_owning_userns_is_eperm)
 {
-	const char *missing = set_tid_missing();
+	int missing = set_tid_missing();
 	pid_t pid, outer = free_pid();
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED_FEATURE(missing, missing >= 0);
 	NS_NEED_USERNS();
 	ASSERT_NE(0, outer);
 	pid = pidns_track(ns_clone(CLONE_NEWUSER | CLONE_NEWPID));
@@ -286,11 +284,10 @@ static int unprivileged_set_tid(pid_t want)
 /* Without any capability, set_tid is refused with EPERM (clone(2)). */
 TEST_F(pidns, clone3_set_tid_unprivileged_is_eperm)
 {
-	const char *missing = set_tid_missing();
+	int missing = set_tid_missing();
 	pid_t pid, want = free_pid();
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED_FEATURE(missing, missing >= 0);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_NE(0, want);
 	pid = pidns_track(ns_clone(0));
@@ -337,13 +334,12 @@ static int eexist_holder(void)
 /* set_tid naming a PID in use fails with EEXIST; a free one is granted (clone(2)). */
 TEST_F(pidns, clone3_set_tid_of_pid_in_use_is_eexist)
 {
-	const char *missing = set_tid_missing();
+	int missing = set_tid_missing();
 	pid_t pid;
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	if (missing)
-		SKIP(return, "%s", missing);
+	NS_NEED_FEATURE(missing, missing >= 0);
 	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
@@ -410,7 +406,7 @@ TEST_F(pidns, ns_last_pid_is_per_namespace)
 {
 	struct last_rec a, b;
 
-	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED(NS_F_NS_LAST_PID);
 	NS_NEED_ADMIN_OR_USERNS();
 	run_last_pid(_metadata, true, &a);
 	/* In A's namespace: only A (1) existed; the write steers the next fork. */
@@ -470,7 +466,7 @@ TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 	gid_t gid = getegid();
 	pid_t pid;
 
-	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED(NS_F_NS_LAST_PID);
 	NS_NEED_USERNS();
 	pid = pidns_track(ns_clone(CLONE_NEWUSER));
 	ASSERT_GE(pid, 0);
@@ -480,15 +476,6 @@ TEST_F(pidns, ns_last_pid_write_needs_cap_in_owning_userns)
 }
 
 /* --- CAP_CHECKPOINT_RESTORE and the search from ns_last_pid ---------------- */
-
-/* 1 when the kernel lacks CAP_CHECKPOINT_RESTORE (cap_last_cap below 40). */
-static int no_cap_checkpoint_restore(void)
-{
-	long last;
-
-	return ns_read_long("/proc/sys/kernel/cap_last_cap", &last) == 0 &&
-	       last < CAP_CHECKPOINT_RESTORE;
-}
 
 /* In a PID namespace our user namespace owns: keep CAP_CHECKPOINT_RESTORE, drop CAP_SYS_ADMIN. */
 static int only_checkpoint_restore(void)
@@ -593,8 +580,8 @@ static void run_cr_holder(struct __test_metadata *_metadata, int (*fn)(void))
  */
 TEST_F(pidns, ns_last_pid_writable_with_cap_checkpoint_restore_alone)
 {
-	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
-	NS_NEED_FEATURE(no_cap_checkpoint_restore(), "CAP_CHECKPOINT_RESTORE", "5.9");
+	NS_NEED(NS_F_NS_LAST_PID);
+	NS_NEED(NS_F_CAP_CHECKPOINT_RESTORE);
 	NS_NEED_USERNS();
 	run_cr_holder(_metadata, cr_last_pid);
 }
@@ -605,11 +592,10 @@ TEST_F(pidns, ns_last_pid_writable_with_cap_checkpoint_restore_alone)
  */
 TEST_F(pidns, clone3_set_tid_with_cap_checkpoint_restore_alone)
 {
-	const char *missing = set_tid_missing();
+	int missing = set_tid_missing();
 
-	if (missing)
-		SKIP(return, "%s", missing);
-	NS_NEED_FEATURE(no_cap_checkpoint_restore(), "CAP_CHECKPOINT_RESTORE", "5.9");
+	NS_NEED_FEATURE(missing, missing >= 0);
+	NS_NEED(NS_F_CAP_CHECKPOINT_RESTORE);
 	NS_NEED_USERNS();
 	run_cr_holder(_metadata, cr_set_tid);
 }
@@ -660,7 +646,7 @@ TEST_F(pidns, ns_last_pid_next_is_lowest_free_above_value)
 {
 	pid_t pid;
 
-	NS_NEED_FEATURE(access(LAST_PID, F_OK), LAST_PID, "3.3, CONFIG_CHECKPOINT_RESTORE");
+	NS_NEED(NS_F_NS_LAST_PID);
 	NS_NEED_ADMIN_OR_USERNS();
 	pid = pidns_new_child(0);
 	ASSERT_GE(pid, 0);

@@ -62,7 +62,6 @@ static int unshare_child(struct unshare_arg *a)
 	struct ns_ident pid0, pid1, pfc, childs;
 	pid_t got[2], sender, second;
 
-	ns_sync_child_side(&a->s);
 	if (ns_ident_of(0, "pid", &pid0))
 		return child_fail("stat ns/pid: %m");
 	if (ns_unshare_admin(CLONE_NEWPID))
@@ -105,13 +104,11 @@ TEST_F(pidns, unshare_newpid_keeps_caller_and_next_child_is_pid1)
 
 	NS_NEED_ADMIN_OR_USERNS();
 
-	ASSERT_EQ(0, ns_sync_init(&a.s));
 	ASSERT_EQ(0, pidns_cred_pair(a.sv));
-	pid = pidns_track(ns_clone(0));
+	pid = pidns_track(ns_clone_synced(ns_clone, 0, &a.s));
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(unshare_child(&a));
-	ns_sync_parent_side(&a.s);
 	ASSERT_EQ(0, ns_sync_wait(&a.s, false, &v, sizeof(v), NS_WAIT_MS));
 	EXPECT_EQ(v.before, v.after);
 	EXPECT_EQ(pid, v.after);

@@ -366,8 +366,7 @@ FIXTURE_SETUP(clone_time)
 	NS_NEED_TYPE("time");
 	self->extra = ns_have_sys_admin() ? 0 : CLONE_NEWUSER;
 	why = self->extra ? ns_userns_blocker(true) : NULL;
-	if (why)
-		SKIP(return, "unprivileged and cannot create a user namespace: %s", why);
+	NS_NEED_WHY(why);
 	ASSERT_EQ(0, ns_sync_init(&self->s));
 }
 
@@ -473,8 +472,7 @@ TEST_F(clone_time, clone3_creates_time_ns)
 {
 	pid_t pid = ns_clone3(CLONE_NEWTIME | self->extra);
 
-	if (pid < 0 && errno == ENOSYS)
-		SKIP(return, "clone3() not supported by this kernel (added in 5.3)");
+	NS_NEED_FEATURE(NS_F_CLONE3, pid < 0 && errno == ENOSYS);
 	if (pid == 0)
 		park(&self->s);
 	ASSERT_LE(0, pid) TH_LOG("clone3(CLONE_NEWTIME): %m");
@@ -493,11 +491,12 @@ static int setns_worker(void *arg)
 	int fd, ret, err;
 
 	(void)arg;
-	if (ns_sync_init(&s) || ns_ident_of(0, "time", &before))
-		return child_fail("sync: %m");
-	holder = ns_clone(0);
+	if (ns_ident_of(0, "time", &before))
+		return child_fail("stat ns/time: %m");
+	holder = ns_clone_synced(ns_clone, 0, &s);
+	if (holder < 0)
+		return child_fail("clone: %m");
 	if (holder == 0) {
-		ns_sync_child_side(&s);
 		err = unshare(CLONE_NEWTIME) ? -errno : 0;
 		if (!err)
 			err = ns_write_proc(0, "timens_offsets", OFFSETS);
@@ -505,7 +504,6 @@ static int setns_worker(void *arg)
 		ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS);
 		_exit(0);
 	}
-	ns_sync_parent_side(&s);
 	if (ns_sync_wait(&s, false, &err, sizeof(err), NS_WAIT_MS) || err)
 		return child_fail("holder: %s", strerror(-err));
 	snprintf(path, sizeof(path), "/proc/%d/ns/time_for_children", holder);

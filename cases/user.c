@@ -462,19 +462,6 @@ static int owner_is_own_userns(pid_t pid, const char *type)
 	return 0;
 }
 
-static bool ns_get_userns_missing(void)
-{
-	int fd = ns_open(0, "uts"), u;
-
-	if (fd < 0)
-		return true;
-	u = ioctl(fd, NS_GET_USERNS);
-	if (u >= 0)
-		close(u);
-	close(fd);
-	return u < 0 && errno == ENOTTY;
-}
-
 static int owner_of_uts(void *arg)
 {
 	struct userns_holder h;
@@ -499,7 +486,7 @@ static int owner_of_uts(void *arg)
  */
 TEST(ns_get_userns_returns_owner)
 {
-	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED(NS_F_NS_GET_USERNS);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(owner_of_uts, NULL));
 }
@@ -538,16 +525,7 @@ static int owner_uid(void *arg)
  */
 TEST(ns_get_owner_uid_returns_creator_uid)
 {
-	int fd;
-	uid_t u;
-
-	fd = ns_open(0, "user");
-	ASSERT_LE(0, fd);
-	if (ioctl(fd, NS_GET_OWNER_UID, &u) && errno == ENOTTY) {
-		close(fd);
-		NS_NEED_FEATURE(true, "NS_GET_OWNER_UID", "4.11");
-	}
-	close(fd);
+	NS_NEED(NS_F_NS_GET_OWNER_UID);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(owner_uid, NULL));
 }
@@ -599,7 +577,7 @@ TEST(clone_all_types_with_newuser_unprivileged)
  */
 TEST(namespaces_cloned_with_newuser_owned_by_it)
 {
-	NS_NEED_FEATURE(ns_get_userns_missing(), "NS_GET_USERNS", "4.9");
+	NS_NEED(NS_F_NS_GET_USERNS);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(clone_all, "owner"));
 }

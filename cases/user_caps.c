@@ -344,9 +344,7 @@ TEST(module_syscalls_eperm_with_cap_sys_module_in_userns)
 
 	NS_NEED_UNPRIV_USERNS();
 	rc = ns_run_unpriv(no_modules, NULL);
-	if (rc == NS_CHILD_SKIP)
-		SKIP(return, "loadable modules not supported by this kernel (CONFIG_MODULES off: "
-		     "ENOSYS)");
+	NS_NEED_FEATURE(NS_F_MODULES, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -408,15 +406,16 @@ TEST(initial_sysctls_not_writable_from_userns)
 /* --- mounts ------------------------------------------------------------------- */
 
 struct userns_fs {
-	const char *type, *options, *added;
+	const char *type, *options;
+	enum ns_feature f;	/* its row in the feature table */
 	unsigned long magic;	/* statfs() f_type */
 	int err;		/* what mount(2) gives root of a user namespace */
 };
 
 static const struct userns_fs userns_fss[] = {
-	{ "devpts", "newinstance,ptmxmode=0666", "3.9", 0x1cd1, 0 },
-	{ "ramfs", NULL, "3.9", 0x858458f6, 0 },
-	{ "bpf", NULL, "4.4", 0xcafe4a11, EPERM },
+	{ "devpts", "newinstance,ptmxmode=0666", NS_F_DEVPTS_FS, 0x1cd1, 0 },
+	{ "ramfs", NULL, NS_F_RAMFS, 0x858458f6, 0 },
+	{ "bpf", NULL, NS_F_BPF_FS, 0xcafe4a11, EPERM },
 };
 
 /* Is @type in /proc/filesystems? */
@@ -475,9 +474,7 @@ static int mount_fss(void *arg)
 TEST(userns_root_mounts_devpts_and_ramfs_not_bpf)
 {
 	for (size_t i = 0; i < sizeof(userns_fss) / sizeof(userns_fss[0]); i++)
-		if (!fs_registered(userns_fss[i].type))
-			SKIP(return, "%s filesystem not supported by this kernel (added in %s)",
-			     userns_fss[i].type, userns_fss[i].added);
+		NS_NEED_FEATURE(userns_fss[i].f, !fs_registered(userns_fss[i].type));
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(mount_fss, NULL));
 }

@@ -253,7 +253,7 @@ static int gid_map_setgroups(void *arg)
  */
 TEST(gid_map_unprivileged_needs_setgroups_deny)
 {
-	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED(NS_F_SETGROUPS_FILE);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, NULL));
 }
@@ -264,7 +264,7 @@ TEST(gid_map_unprivileged_needs_setgroups_deny)
  */
 TEST(setgroups_fails_after_deny)
 {
-	NS_NEED_FEATURE(access("/proc/self/setgroups", F_OK), "/proc/PID/setgroups", "3.19");
+	NS_NEED(NS_F_SETGROUPS_FILE);
 	NS_NEED_UNPRIV_USERNS();
 	ASSERT_EQ(0, ns_run_unpriv(gid_map_setgroups, "after deny"));
 }

@@ -476,8 +476,7 @@ TEST(projid_map_written_once_without_capabilities)
 	 * map them); the parent's projid_map must cover them.
 	 */
 	NS_NEED_UNPRIV_USERNS();
-	if (access("/proc/self/projid_map", F_OK))
-		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	NS_NEED(NS_F_PROJID_MAP);
 	ASSERT_EQ(0, ns_run_unpriv(projid_rules, NULL));
 }
 
@@ -509,8 +508,7 @@ static int projid_parent_range(void *arg)
 TEST(projid_map_of_id_unmapped_in_parent_eperm)
 {
 	NS_NEED_UNPRIV_USERNS();
-	if (access("/proc/self/projid_map", F_OK))
-		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	NS_NEED(NS_F_PROJID_MAP);
 	ASSERT_EQ(0, ns_run_unpriv(projid_parent_range, NULL));
 }
 
@@ -581,8 +579,7 @@ out:
 TEST(projid_map_writer_in_own_or_parent_userns_only)
 {
 	NS_NEED_UNPRIV_USERNS();
-	if (access("/proc/self/projid_map", F_OK))
-		SKIP(return, "projid_map not supported by this kernel (added in 3.7)");
+	NS_NEED(NS_F_PROJID_MAP);
 	ASSERT_EQ(0, ns_run_unpriv(projid_writers, NULL));
 }
 

@@ -97,11 +97,9 @@ TEST(combined_unshare_namespaces_owned_by_new_userns)
 	bool time = ns_type_available("time");
 
 	NS_NEED_UNPRIV_USERNS();
-	if (!ns_type_available("cgroup"))
-		SKIP(return, "cgroup namespaces not supported by this kernel (added in 4.6)");
+	NS_NEED_TYPE("cgroup");
 	ASSERT_EQ(0, ns_run_unpriv(combined, &time));
-	if (!time)
-		SKIP(return, "time namespaces not supported by this kernel (added in 5.6)");
+	NS_NEED_ENV(time, NS_WHY_TYPE, "time", ns_type_named("time")->added);
 }
 
 static int create_after_setns(void *arg)

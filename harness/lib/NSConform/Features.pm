@@ -1,10 +1,13 @@
 # NSConform::Features - the feature-by-kernel table: which kernel features
 # (listns(), NS_GET_ID, time namespaces, ...) each kernel of a run has, read
-# from the SKIP reasons.  A case that probes a feature and finds it missing
-# SKIPs with one fixed form (BRIEF.md, fixtures/):
+# from the results.  A case that probes a feature and finds it missing
+# SKIPs with one fixed form (fixtures/nsconform.h NS_WHY_FEATURE):
 #     <feature> not supported by this kernel (added in X.Y)
-# Only that form counts; a SKIP for any other reason (needs real root, no
-# veth driver, ...) tells nothing about the feature.
+# or, where the kernel's release and config say it must be there, fails with
+#     feature missing: <feature> (added in X.Y[, linux:COMMIT])
+# Only those forms count; a SKIP for any other reason (needs real root, no
+# veth driver, ...) tells nothing about the feature.  The features the suite
+# knows come from the one table, fixtures/core_features.c (suite_features).
 package NSConform::Features;
 use strict;
 use warnings;
@@ -19,14 +22,21 @@ our @EXPORT = qw(feature_table feature_of suite_features $FEATURE_RE);
 # kernel (a test may SKIP for another reason before it probes).
 our @SUITE;
 
-our $FEATURE_RE = qr/^(.+?) not supported by this kernel \(added in (\d+\.\d+)\)\s*$/;
+our $FEATURE_RE = qr/^(.+?) not supported by this kernel \(added in (\d+(?:\.\d+)+)\)\s*$/;
+our $MISSING_RE = qr/feature missing: (.+?) \(added in (\d+(?:\.\d+)+)[,)]/;
 
 # (feature, release that added it) of a result that skipped for a missing
-# feature, else ().
+# feature or failed for one ("feature missing", a failure known or not),
+# else ().
 sub feature_of {
 	my ($r) = @_;
-	return () unless $r && $r->{status} eq 'skip';
-	return ($r->{reason} // '') =~ $FEATURE_RE ? ($1, $2) : ();
+	return () unless $r;
+	return ($r->{reason} // '') =~ $FEATURE_RE ? ($1, $2) : () if $r->{status} eq 'skip';
+	return () unless $r->{status} =~ /^(fail|known)$/;
+	for my $t ($r->{reason} // '', @{$r->{diag} // []}) {
+		return ($1, $2) if $t =~ $MISSING_RE;
+	}
+	return ();
 }
 
 # The kernels of the columns, in column order: [key, label, [columns]].
@@ -53,20 +63,29 @@ sub kernels_of {
 # a skip, a not-run or a crash of the kernel); 'no' when a test SKIPped
 # for it there; 'mixed' when both (a probe that disagrees with itself);
 # '?' when none of its tests ran there.
-# [name, release] of every feature named by the SKIP form in cases/ and
-# fixtures/ (string literals, and fixtures/core_features.c's table of the 6.8+ ones).
+# [name, release] of every feature of the one table, fixtures/core_features.c,
+# and of the namespace types (fixtures/core_types.c):
+# its rows are ROW(NS_F_x, "name", "how", "release", "commit", "config",
+# probe), each string on one line.  A row without a release (a feature
+# only a config option gives) has no place in a table by release.
 sub suite_features {
 	my ($top) = @_;
 	my %f;
-	for my $file (glob("$top/cases/*.c"), glob("$top/fixtures/*.[ch]")) {
-		open(my $fh, '<', $file) or next;
-		while (<$fh>) {
-			$f{$1} //= $2 while /"([^"%]+) not supported by this kernel
-					      \s\(added\ in\ (\d+\.\d+)\)"/gx;
-			$f{$1} //= $2 if $file =~ m{/core_features\.c$}
-					 && /\{\s*"([^"%]+)",\s*"(\d+\.\d+)",/;
-		}
+	my $str = qr/"((?:[^"\\]|\\.)*)"/;
+	if (open(my $fh, '<', "$top/fixtures/core_features.c")) {
+		my $text = do { local $/; <$fh> };
 		close($fh);
+		while ($text =~ /\bROW\(\s*NS_F_\w+,\s*$str,\s*$str,\s*$str,/g) {
+			my ($name, $release) = ($1, $3);
+			$f{$name} //= $release if $release =~ /^\d+(?:\.\d+)+$/;
+		}
+	}
+	# The namespace types (fixtures/core_types.c ns_types[]): "<type> namespaces".
+	if (open(my $fh, '<', "$top/fixtures/core_types.c")) {
+		my $text = do { local $/; <$fh> };
+		close($fh);
+		my $row = qr/\{\s*"(\w+)",\s*CLONE_NEW\w+,[^}]*?,\s*(?:true|false),\s*"([\d.]+)"/;
+		$f{"$1 namespaces"} //= $2 while $text =~ /$row/g;
 	}
 	return map { [$_, $f{$_}] } sort { lc $a cmp lc $b } keys %f;
 }

@@ -145,7 +145,8 @@ sub test_result {
 		$r{reason} = $note;
 		$r{status} = bad_status($name, $note, $binary);
 		if ($r{status} eq 'fail') {
-			my @why = grep { /Expected|[Ff]ail|error/ && !/^#\s+FAIL\s/ } @$diag;
+			my @why = grep { /Expected|[Ff]ail|error|feature missing/
+					 && !/^#\s+FAIL\s/ } @$diag;
 			$r{reason} = $why[0] // '';
 			$r{reason} =~ s/^#\s*//;
 		}

@@ -142,7 +142,47 @@ sub layout_rules {
 			}
 		}
 	}
+	# A case declares its needs through the feature table (NS_NEED(NS_F_x),
+	# NS_NEED_FEATURE(NS_F_x, ...), ns_child_lacks(NS_F_x)) or the fixed
+	# NS_NEED_* forms: no SKIP() of its own, no reason text in a need (a
+	# NS_NEED_ENV() reason is an NS_WHY_* constant; its format's arguments may
+	# be strings), no hand-written "not supported" wording.  Only
+	# fixtures/nsconform.h (and NS_WHY_* in an area header) hold the wording.
+	my @skip;
+	for my $f (grep { m{/cases/} } @c) {
+		(my $name = $f) =~ s{^\Q$top\E/}{};
+		open(my $fh, '<', $f) or die "$f: $!\n";
+		my $text = do { local $/; <$fh> };
+		my $at = sub { my $line = 1 + (substr($text, 0, $_[0]) =~ tr/\n//);
+			       "$name:$line: $_[1]" };
+		while ($text =~ /\b(SKIP|ns_child_skip|XFAIL)\s*\(/g) {
+			push @skip, $at->($-[0], "$1() in a case");
+		}
+		while ($text =~ /not supported by this kernel|\bwhy\w*\s*=\s*"/g) {
+			push @skip, $at->($-[0], "a hand-written reason");
+		}
+		my $call = qr/\b(NS_NEED\w*|NS_RUN_ADMIN_WORKER|ns_child_lacks)\s*
+			      (\((?:[^()]++|(?2))*\))/x;
+		while ($text =~ /$call/g) {
+			my ($form, $args, $pos) = ($1, $2, $-[0]);
+			my $strip = $args =~ s/'(?:\\.|[^'])*'//gr;
+			if ($form eq 'NS_NEED_ENV') {
+				my $cond = qr/(?:[^,()]|(\((?:[^()]++|(?-1))*\)))+/;
+				push @skip, $at->($pos, "NS_NEED_ENV() without an NS_WHY_* reason")
+					unless $strip =~ /^\($cond,\s*NS_WHY_\w+\s*[,)]/;
+			} elsif ($form =~ /^(NS_NEED_TYPE)$/) {
+				next;
+			} elsif ($strip =~ /"/) {
+				push @skip, $at->($pos, "$form() with reason text");
+			}
+			push @skip, $at->($pos, "$form() names no row of the feature table")
+				if $form =~ /^(NS_NEED|NS_RUN_ADMIN_WORKER|ns_child_lacks)$/
+				   && $strip !~ /NS_F_\w+|_feature\(|\.f\b|missing/;
+		}
+	}
 	return (["no fallback constant outside fixtures/uapi.h", @fallback],
+		["no SKIP text in cases: needs through the feature table or NS_NEED_*",
+		 @skip],
 		["each case includes nsconform.h and at most its area's header", @cross],
 		["the core (fixtures/core_*.c, nsconform.h, uapi.h) includes no area header",
 		 @core]);

@@ -3,9 +3,12 @@
 # TAP (one harness/check run of the self-test binaries), where 6.12 and 6.18
 # SKIP a test for listns() and 6.12 another for NS_GET_ID, in the one fixed
 # form; a SKIP of another form tells nothing.  Every format carries the table.
+# A failure "feature missing" (a kernel after the feature's release that
+# lacks it) makes that kernel lack it too; the features no result names
+# come from the one table, fixtures/core_features.c.
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 16
+plan 20
 
 real_tap "$selftest/whoami" "$selftest/failing"
 m=$scratch/res/feat
@@ -64,4 +67,32 @@ like "junit: class names by kernel series" "$scratch/junit" \
 	'classname="nsconform\.linux-6_18\.[a-z]+\.failing"'
 like "junit: the skip reason in the body" "$scratch/junit" \
 	'<skipped message="listns\(\) not supported[^"]*">listns\(\) not supported'
+
+# The suite's features, from the one table (and the namespace types).
+perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	print "$_->{feature} ($_->{added})\n" for @{$d->{features}{not_skipped}};' \
+	< "$scratch/json" > "$scratch/json.unseen"
+like "json: the table's features no result named" "$scratch/json.unseen" '^clone3\(\) \(5\.3\)$'
+like "json: and the namespace types" "$scratch/json.unseen" '^time namespaces \(5\.6\)$'
+
+# 7.3 fails the listns() test with "feature missing": no listns() there either.
+m2=$scratch/res/feat2
+cp -R "$m" "$m2"
+for t in "$m2"/7.3*/*/failing.tap; do
+	awk '/^ok [0-9]+ global\.passes$/ {
+		print "# cases/x.c:9:passes:feature missing: listns() " \
+		      "(added in 6.19, linux:76b6f5dfb3fd)"
+		sub(/^ok/, "not ok") } { print }' "$t" > "$t.new" && mv "$t.new" "$t"
+done
+"$report" --no-expectations --format json "$m2" > "$scratch/json2" 2>/dev/null
+perl -MJSON::PP -e '
+	local $/; my $d = decode_json(<STDIN>);
+	my @k = map { $_->{key} } @{$d->{features}{kernels}};
+	for my $f (@{$d->{features}{features}}) {
+		print "$f->{feature}=", join(" ", map { $f->{on}{$_} } @k), "\n";
+	}' < "$scratch/json2" > "$scratch/json2.f"
+like "json: feature missing on 7.3 reads as no" "$scratch/json2.f" '^listns\(\)=no no no$'
+"$report" --no-expectations "$m2" > /dev/null 2>&1
+is "the run with a feature missing fails" $? 1
 done_testing
