@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The translation matrix, the PID dimension: the target's pid (4 in PC) as
+ * each observer reads it through its own /proc, fcntl(F_GETOWN_EX) and a
+ * pidfd's fdinfo; and the namespace links, which are the same from
+ * everywhere (fixtures/xlate.h draws the world).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "nsconform.h"
+#include "xlate.h"
+
+XLATE_FIXTURE();
+
+/* In an observer: v[0] the number of pids its own /proc lists, v[1] Pid: of /proc/@arg/status. */
+static int own_proc(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[4096], *p;
+	struct dirent *d;
+	DIR *dir;
+
+	(void)w, (void)self;
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		a->v[0] += atoi(d->d_name) > 0;
+	closedir(dir);
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strstr(buf, "\nPid:");
+	a->v[1] = p ? strtol(p + 5, NULL, 10) : -1;
+	p = strstr(buf, "\nPPid:");
+	a->v[2] = p ? strtol(p + 6, NULL, 10) : -1;
+	return 0;
+}
+
+/*
+ * The observer's own /proc (mounted in its PID namespace) has the target
+ * under its pid there, with Pid: and PPid: in that namespace, where the
+ * target is visible (same namespace, ancestor); a descendant's or a
+ * sibling's /proc lists only its own namespace's one process, so no
+ * program there can name the target (proc(5) "/proc/pid", pid_namespaces(7)
+ * "/proc and PID namespaces").
+ */
+TEST_F(xlate, own_proc_lists_target_where_visible)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(pos, own_proc, &pid, sizeof(pid), &a);
+	if (!pid) {
+		EXPECT_EQ(1, a.v[0]);	/* desc and sib: their init alone */
+		return;
+	}
+	EXPECT_EQ(pos == XL_ANC ? 6 : 4, a.v[0]);
+	EXPECT_EQ(pid, a.v[1]);
+	EXPECT_EQ(xlate_pid_seen(self->w, XL_SAME, pos), a.v[2]);
+}
+
+/* In the target: a pipe whose owner (F_SETOWN) is the target, read end sent to *arg. */
+static int send_owned_pipe(struct xlate_world *w, int self, const void *arg,
+			   struct xlate_ans *a)
+{
+	int p[2], err;
+
+	(void)self, (void)a;
+	if (pipe(p))
+		return -errno;
+	err = fcntl(p[0], F_SETOWN, getpid()) ? -errno : 0;
+	if (!err)
+		err = xlate_send_fd(w, *(const int *)arg, p[0]);
+	close(p[0]);
+	close(p[1]);
+	return err;
+}
+
+/* In an observer: F_GETOWN_EX (v[0] type, v[1] pid) and F_GETOWN (v[2]) of the fd sent. */
+static int getown(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct f_owner_ex o = { 0 };
+	int fd = xlate_recv_fd(w, self), err = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (fcntl(fd, F_GETOWN_EX, &o))
+		err = -errno;
+	a->v[0] = o.type;
+	a->v[1] = o.pid;
+	a->v[2] = fcntl(fd, F_GETOWN);
+	close(fd);
+	return err;
+}
+
+/*
+ * F_GETOWN_EX and F_GETOWN give the owner set by F_SETOWN as a pid of the
+ * caller's PID namespace, 0 where the owner is not visible (fcntl(2)
+ * "F_GETOWN_EX"; fs/fcntl.c f_getown_ex() uses pid_vnr()).
+ */
+TEST_F(xlate, fcntl_getown_ex)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_owned_pipe, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, getown, NULL, 0, &a);
+	EXPECT_EQ(F_OWNER_PID, a.v[0]);
+	EXPECT_EQ(pid, a.v[1]);
+	EXPECT_EQ(pid, a.v[2]);
+}
+
+/* In the target: its own pidfd, sent to server *arg. */
+static int send_own_pidfd(struct xlate_world *w, int self, const void *arg,
+			  struct xlate_ans *a)
+{
+	int fd = ns_pidfd_open(getpid()), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: Pid: (v[0]) and the NSpid: count (v[1]) of the pidfd's fdinfo. */
+static int pidfd_fdinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self);
+	char path[64], buf[2048], *p;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	p = strstr(buf, "\nPid:");
+	a->v[0] = p ? strtol(p + 5, NULL, 10) : -100;
+	a->v[1] = 0;
+	p = strstr(buf, "\nNSpid:");
+	if (p) {
+		p += 7;
+		while (strtol(p, &p, 10) > 0)
+			a->v[1]++;
+	}
+	return 0;
+}
+
+/*
+ * A pidfd's fdinfo shows Pid: as the process's pid in the PID namespace of
+ * the /proc it is read through, 0 where the process is not visible, with
+ * NSpid: only when it is: one entry per level from there down (pidfd_open(2)
+ * "/proc/pid/fdinfo"; proc(5) /proc/pid/fdinfo; fs/pidfs.c
+ * pidfd_show_fdinfo() reads the namespace of the /proc superblock).
+ */
+TEST_F(xlate, pidfd_fdinfo_pid)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, pidfd_fdinfo, NULL, 0, &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(!pid ? 0 : pos == XL_ANC ? 2 : 1, a.v[1]);
+}
+
+/* In the target: its pid namespace fd, sent to server *arg. */
+static int send_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = ns_open(0, "pid"), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return fd;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: st_ino (v[0]) and NS_GET_ID (v[1]) of the namespace fd sent to it. */
+static int ns_identity(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), err;
+	struct ns_ident id;
+	uint64_t nsid = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	err = ns_ident_of_fd(fd, &id);
+	if (!err && ns_get_id(fd, &nsid) && errno != ENOTTY)
+		err = -errno;
+	close(fd);
+	a->v[0] = id.ino;
+	a->v[1] = nsid;
+	return err;
+}
+
+/*
+ * A namespace's identity (the nsfs inode number, NS_GET_ID) is not
+ * translated: every observer, in whatever namespace, gets the numbers the
+ * target gets for its own (namespaces(7) "The /proc/pid/ns/ directory";
+ * ioctl_nsfs(2) NS_GET_ID).
+ */
+TEST_F(xlate, ns_identity_is_the_same_everywhere)
+{
+	int pos = variant->pos, tgt = XL_TGT;
+	struct xlate_ans a, mine;
+
+	XLATE_ASK(XL_TGT, send_pidns, &tgt, sizeof(tgt), &a);
+	XLATE_ASK(XL_TGT, ns_identity, NULL, 0, &mine);
+	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, ns_identity, NULL, 0, &a);
+	EXPECT_EQ(mine.v[0], a.v[0]);
+	EXPECT_EQ(mine.v[1], a.v[1]);
+}
+
+TEST_HARNESS_MAIN
