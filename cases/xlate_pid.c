@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -233,6 +234,125 @@ TEST_F(xlate, ns_identity_is_the_same_everywhere)
 	XLATE_ASK(pos, ns_identity, NULL, 0, &a);
 	EXPECT_EQ(mine.v[0], a.v[0]);
 	EXPECT_EQ(mine.v[1], a.v[1]);
+}
+
+/* In an observer: /proc/@arg/stat of its own /proc: v[0] pid, v[1] ppid, v[2] pgrp, v[3] session. */
+static int own_stat(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[1024], *p;
+
+	(void)w, (void)self;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(buf, "%ld", &a->v[0]) != 1 ||
+	    sscanf(p + 2, "%*c %ld %ld %ld", &a->v[1], &a->v[2], &a->v[3]) != 3)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * /proc/PID/stat gives pid, ppid, pgrp and session in the PID namespace of
+ * the /proc mount, 0 for one not visible there: the target's process group
+ * and session are the test's, outside the world, so 0 from every observer;
+ * a descendant's or a sibling's /proc has no entry under the pid the target
+ * has in its own namespace (proc(5) /proc/pid/stat; pid_namespaces(7)).
+ */
+TEST_F(xlate, proc_pid_stat_pids)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	if (!pid) {
+		pid = self->w->nspid[XL_TGT][1];
+		r = xlate_ask(self->w, pos, own_stat, &pid, sizeof(pid), &a);
+		EXPECT_EQ(-ENOENT, r);
+		return;
+	}
+	XLATE_ASK(pos, own_stat, &pid, sizeof(pid), &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(xlate_pid_seen(self->w, XL_SAME, pos), a.v[1]);
+	EXPECT_EQ(0, a.v[2]);
+	EXPECT_EQ(0, a.v[3]);
+}
+
+/* In the target: one end of a socket pair of its own, sent to server *arg. */
+static int send_pair(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int sv[2], err;
+
+	(void)self, (void)a;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, sv[1]);
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}
+
+/* In an observer: PIDFD_GET_INFO pid (v[0]) of SO_PEERPIDFD of the socket sent to it. */
+static int peerpidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), pidfd = -1, r;
+	socklen_t len = sizeof(pidfd);
+	struct nsc_pidfd_info info;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	r = getsockopt(fd, SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len) ? -errno : 0;
+	close(fd);
+	if (r)
+		return r;
+	r = ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info);
+	close(pidfd);
+	a->v[0] = info.pid;
+	return r;
+}
+
+/* The SKIP reason when getsockopt(SO_PEERPIDFD) is unknown (before 6.5), else NULL. */
+static const char *peerpidfd_missing(void)
+{
+	int sv[2], pidfd = -1;
+	socklen_t len = sizeof(pidfd);
+	bool missing;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return NULL;
+	missing = getsockopt(sv[0], SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len) &&
+		  errno == ENOPROTOOPT;
+	if (pidfd >= 0)
+		close(pidfd);
+	close(sv[0]);
+	close(sv[1]);
+	return missing ? "SO_PEERPIDFD" : NULL;
+}
+
+/*
+ * SO_PEERPIDFD gives a pidfd of the peer from any namespace; its pid reads
+ * as PIDFD_GET_INFO gives it, in the caller's PID namespace, EREMOTE where
+ * the peer is not visible (socket(7) SO_PEERPIDFD, 6.5; pidfd_open(2)
+ * PIDFD_GET_INFO).
+ */
+TEST_F(xlate, so_peerpidfd_pid)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	NS_NEED_FEATURE(peerpidfd_missing(), "SO_PEERPIDFD", "6.5");
+	NS_NEED(NS_F_PIDFD_INFO);
+	XLATE_ASK(XL_TGT, send_pair, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, peerpidfd, NULL, 0, &a);
+	if (!pid) {
+		EXPECT_EQ(-EREMOTE, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
 }
 
 TEST_HARNESS_MAIN

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/msg.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -341,6 +342,52 @@ TEST_F(xlate, sysv_ipc_set_owner)
 	XLATE_ASK(XL_TGT, msgq_owner, &q.id, sizeof(q.id), &a);
 	EXPECT_EQ(1000, a.v[0]);
 	EXPECT_EQ(1000, a.v[1]);
+}
+
+/* In the target: make itself non-dumpable (PR_SET_DUMPABLE 0). */
+static int no_dump(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)w, (void)self, (void)arg, (void)a;
+	return prctl(PR_SET_DUMPABLE, 0) ? -errno : 0;
+}
+
+/* In an observer: owner of status in the directory sent to it, v[0] uid, v[1] gid. */
+static int status_owner(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int dir = xlate_recv_fd(w, self), err = 0;
+	struct stat st;
+
+	(void)arg;
+	if (dir < 0)
+		return dir;
+	if (fstatat(dir, "status", &st, 0))
+		err = -errno;
+	close(dir);
+	a->v[0] = st.st_uid;
+	a->v[1] = st.st_gid;
+	return err;
+}
+
+/*
+ * The files of a non-dumpable process's /proc directory are owned by root of
+ * the user namespace of its memory (the one it last exec()ed in: the test's,
+ * where the case binary started), shown in the caller's user namespace: 0 of
+ * the test is the world's own id in the root pass, unmapped (65534) from
+ * everywhere in the user pass (proc(5) /proc/pid "not dumpable ... owned by
+ * root"; prctl(2) PR_SET_DUMPABLE; linux:68eb94f16227 "proc: Better
+ * ownership of files for non-dumpable tasks in user namespaces").
+ */
+TEST_F(xlate, proc_files_of_non_dumpable_owner)
+{
+	int pos = variant->pos;
+	unsigned int want = geteuid() == 0 ? xlate_id_seen(pos) : 65534;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, no_dump, NULL, 0, &a);
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, status_owner, NULL, 0, &a);
+	EXPECT_EQ(want, a.v[0]);
+	EXPECT_EQ(want, a.v[1]);
 }
 
 TEST_HARNESS_MAIN
