@@ -355,4 +355,43 @@ TEST_F(xlate, so_peerpidfd_pid)
 	EXPECT_EQ(pid, a.v[0]);
 }
 
+/* In an observer: NS_GET_PID_FROM_PIDNS of the PID namespace fd sent to it, for pid *arg. */
+static int pid_from_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), r;
+
+	if (fd < 0)
+		return fd;
+	r = ioctl(fd, NS_GET_PID_FROM_PIDNS, *(const pid_t *)arg);
+	close(fd);
+	if (r < 0)
+		return -errno;
+	a->v[0] = r;
+	return 0;
+}
+
+/*
+ * NS_GET_PID_FROM_PIDNS turns a pid of the fd's PID namespace into the
+ * caller's: the target's pid there from the same namespace and an
+ * ancestor, ESRCH from a descendant or a sibling, where the target has none
+ * (include/uapi/linux/nsfs.h NS_GET_PID_FROM_PIDNS, 6.11; not in
+ * ioctl_nsfs(2)).
+ */
+TEST_F(xlate, ns_get_pid_from_pidns)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos), in_pc = self->w->nspid[XL_TGT][1];
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, pid_from_pidns, &in_pc, sizeof(in_pc), &a);
+	NS_NEED_FEATURE(r == -ENOTTY, "NS_GET_PID_FROM_PIDNS", "6.11");
+	if (!pid) {
+		EXPECT_EQ(-ESRCH, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
+}
+
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +389,38 @@ TEST_F(xlate, proc_files_of_non_dumpable_owner)
 	XLATE_ASK(pos, status_owner, NULL, 0, &a);
 	EXPECT_EQ(want, a.v[0]);
 	EXPECT_EQ(want, a.v[1]);
+}
+
+/* In the target: a POSIX message queue of its own (unlinked), its fd sent to server *arg. */
+static int send_mq(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 8 };
+	mqd_t q = mq_open("/xlate-owner", O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
+	int err;
+
+	(void)self, (void)a;
+	if (q == (mqd_t)-1)
+		return -errno;
+	mq_unlink("/xlate-owner");
+	err = xlate_send_fd(w, *(const int *)arg, q);
+	mq_close(q);
+	return err;
+}
+
+/*
+ * A message queue's file is owned by its creator's fsuid and fsgid, shown by
+ * fstat(2) in the caller's user namespace (mq_overview(7) "Linux
+ * implementation of message queue descriptors"; stat(2)).
+ */
+TEST_F(xlate, mq_file_owner)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_mq, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, stat_fd, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
 }
 
 TEST_HARNESS_MAIN
