@@ -394,4 +394,72 @@ TEST_F(xlate, ns_get_pid_from_pidns)
 	EXPECT_EQ(pid, a.v[0]);
 }
 
+/* In the target: a plain datagram to server *arg. */
+static int send_byte(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)self, (void)a;
+	return send(w->sock[*(const int *)arg][1], "b", 1, 0) == 1 ? 0 : -errno;
+}
+
+/* In an observer: SO_PASSPIDFD on its socket (0 or -errno). */
+static int pass_pidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int one = 1;
+
+	(void)arg, (void)a;
+	return setsockopt(w->sock[self][0], SOL_SOCKET, NSC_SO_PASSPIDFD, &one, sizeof(one)) ?
+	       -errno : 0;
+}
+
+/* In an observer: the SCM_PIDFD of the datagram waiting, its PIDFD_GET_INFO pid in v[0]. */
+static int recv_pidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))] = { 0 }, byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct nsc_pidfd_info info;
+	struct cmsghdr *c;
+	int pidfd = -1, r;
+
+	(void)arg;
+	if (recvmsg(w->sock[self][0], &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+		return -errno;
+	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == NSC_SCM_PIDFD)
+			memcpy(&pidfd, CMSG_DATA(c), sizeof(int));
+	if (pidfd < 0)
+		return -ENOMSG;
+	r = ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info);
+	close(pidfd);
+	a->v[0] = info.pid;
+	return r;
+}
+
+/*
+ * SCM_PIDFD (SO_PASSPIDFD) gives the receiver a pidfd of the sender from any
+ * namespace; its pid reads as PIDFD_GET_INFO gives it, in the receiver's
+ * PID namespace, EREMOTE where the sender is not visible (unix(7)
+ * SO_PASSPIDFD, SCM_PIDFD, 6.5; pidfd_open(2) PIDFD_GET_INFO).
+ */
+TEST_F(xlate, scm_pidfd_pid)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	NS_NEED(NS_F_PIDFD_INFO);
+	r = xlate_ask(self->w, pos, pass_pidfd, NULL, 0, &a);
+	NS_NEED_FEATURE(r == -ENOPROTOOPT, "SO_PASSPIDFD", "6.5");
+	ASSERT_EQ(0, r);
+	XLATE_ASK(XL_TGT, send_byte, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, recv_pidfd, NULL, 0, &a);
+	if (!pid) {
+		EXPECT_EQ(-EREMOTE, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
+}
+
 TEST_HARNESS_MAIN
