@@ -423,4 +423,57 @@ TEST_F(xlate, mq_file_owner)
 	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
 }
 
+/* A 32-bit FNV-1a hash of @len bytes of @p. */
+static unsigned long hash(const char *p, size_t len)
+{
+	unsigned long h = 2166136261u;
+
+	while (len--)
+		h = ((h ^ (unsigned char)*p++) * 16777619u) & 0xffffffffu;
+	return h;
+}
+
+/* In a server: v[0] the length and v[1] a hash of mountinfo (of itself, or via the dir sent). */
+static int mountinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	static char buf[65536];
+	int dir = *(const int *)arg ? xlate_recv_fd(w, self) : AT_FDCWD, fd;
+	ssize_t n, len = 0;
+
+	if (dir < 0 && dir != AT_FDCWD)
+		return dir;
+	fd = openat(dir, dir == AT_FDCWD ? "/proc/self/mountinfo" : "mountinfo", O_RDONLY);
+	if (dir != AT_FDCWD)
+		close(dir);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	a->v[0] = len;
+	a->v[1] = hash(buf, len);
+	return 0;
+}
+
+/*
+ * /proc/PID/mountinfo lists the process's mount namespace as seen from its
+ * own root: mount ids are not translated and the paths do not depend on who
+ * reads, so every observer reads what the target reads of itself (proc(5)
+ * /proc/pid/mountinfo "relative to the process's root directory").
+ */
+TEST_F(xlate, proc_mountinfo_is_the_targets_view)
+{
+	int pos = variant->pos, via_dir = 1, own = 0;
+	struct xlate_ans a, mine;
+
+	XLATE_ASK(XL_TGT, mountinfo, &own, sizeof(own), &mine);
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, mountinfo, &via_dir, sizeof(via_dir), &a);
+	EXPECT_LT(0, a.v[0]);
+	EXPECT_EQ(mine.v[0], a.v[0]);
+	EXPECT_EQ(mine.v[1], a.v[1]);
+}
+
 TEST_HARNESS_MAIN
