@@ -13,6 +13,8 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -460,6 +462,54 @@ TEST_F(xlate, scm_pidfd_pid)
 	}
 	ASSERT_EQ(0, r);
 	EXPECT_EQ(pid, a.v[0]);
+}
+
+/* In an observer: pidfd_getfd() of the target's request pipe through the pidfd sent to it. */
+static int getfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int pidfd = xlate_recv_fd(w, self), fd;
+	struct stat got, want;
+
+	(void)arg, (void)a;
+	if (pidfd < 0)
+		return pidfd;
+	fd = syscall(SYS_pidfd_getfd, pidfd, w->req[XL_TGT][0], 0);
+	close(pidfd);
+	if (fd < 0)
+		return -errno;
+	/* the very pipe: the observer holds the same one under the same number */
+	if (fstat(fd, &got) || fstat(w->req[XL_TGT][0], &want) || got.st_ino != want.st_ino)
+		fd = -EBADF;
+	close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+/*
+ * pidfd_getfd() needs PTRACE_MODE_ATTACH_REALCREDS over the target: beyond
+ * the same real uid and gid, the commoncap step wants the caller in the
+ * target's user namespace with a superset of its permitted capabilities, or
+ * CAP_SYS_PTRACE in that namespace (ptrace(2) "Ptrace access mode
+ * checking" steps 3 and 5; pidfd_getfd(2) EPERM).  The target has every
+ * capability in U1: same (its parent, all of them too) and anc (owner of
+ * U1's parent) get the fd; desc, sib and unm, in other user namespaces with
+ * no capability over U1, EPERM.  Yama's ptrace_scope 1 and 2 keep that
+ * (anc and same are process-tree ancestors with CAP_SYS_PTRACE over U1), 3
+ * refuses everyone (Documentation/admin-guide/LSM/Yama.rst).
+ */
+TEST_F(xlate, pidfd_getfd_access)
+{
+	int pos = variant->pos, r;
+	long scope = 0;
+	struct xlate_ans a;
+	bool ok;
+
+	if (ns_read_long("/proc/sys/kernel/yama/ptrace_scope", &scope))
+		scope = 0;	/* no Yama */
+	ok = scope < 3 && (pos == XL_ANC || pos == XL_SAME);
+	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, getfd, NULL, 0, &a);
+	NS_NEED_FEATURE(r == -ENOSYS, "pidfd_getfd()", "5.6");
+	EXPECT_EQ(ok ? 0 : -EPERM, r) TH_LOG("Yama ptrace_scope %ld", scope);
 }
 
 TEST_HARNESS_MAIN
