@@ -422,7 +422,8 @@ static int find_comm(struct xlate_world *w, int self, const void *arg, struct xl
 
 struct kill_q {
 	pid_t pid;
-	int queue;
+	int queue;	/* 1: sigqueue(), 2: kill() of the process group pid leads,
+			 * 3: the same after joining it, as kill(0) (for pgid 1) */
 };
 
 /* In the target: kill() or sigqueue() SIGUSR1 to q->pid. */
@@ -432,9 +433,19 @@ static int kill_it(struct xlate_world *w, int self, const void *arg, struct xlat
 	union sigval v = { .sival_int = 7 };
 
 	(void)w, (void)self, (void)a;
-	if (q->queue ? sigqueue(q->pid, SIGUSR1, v) : kill(q->pid, SIGUSR1))
+	if (q->queue == 3 && setpgid(0, q->pid))
+		return -errno;
+	if (q->queue == 1 ? sigqueue(q->pid, SIGUSR1, v) :
+	    kill(q->queue == 2 ? -q->pid : q->queue == 3 ? 0 : q->pid, SIGUSR1))
 		return -errno;
 	return 0;
+}
+
+/* In an observer: setpgid(0, 0). */
+static int own_group(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)w, (void)self, (void)arg, (void)a;
+	return setpgid(0, 0) ? -errno : 0;
 }
 
 static void kill_cell(struct __test_metadata *_metadata, struct xlate_world *w, int pos,
@@ -449,11 +460,15 @@ static void kill_cell(struct __test_metadata *_metadata, struct xlate_world *w, 
 	ASSERT_EQ(q.pid, a.v[0]);
 	if (!q.pid)
 		return;		/* an ancestor's or a sibling's process has no pid here */
+	if (queue >= 2)		/* the receiver leads a process group of its own */
+		ASSERT_EQ(0, xlate_ask(w, pos, own_group, NULL, 0, &a));
+	if (queue == 2 && q.pid == 1)	/* kill(-1) is every process: join, kill(0) */
+		q.queue = 3;
 	ASSERT_EQ(0, xlate_ask(w, XL_TGT, kill_it, &q, sizeof(q), &a));
 	ASSERT_EQ(0, xlate_ask(w, pos, wait_sig, &sig, sizeof(sig), &a));
 	EXPECT_EQ(xlate_pid_seen(w, XL_TGT, pos), a.v[0]);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
-	EXPECT_EQ(queue ? SI_QUEUE : SI_USER, a.v[2]);
+	EXPECT_EQ(queue == 1 ? SI_QUEUE : SI_USER, a.v[2]);
 }
 
 /*
@@ -475,6 +490,18 @@ TEST_F(xlate, kill_siginfo)
 TEST_F(xlate, sigqueue_siginfo)
 {
 	kill_cell(_metadata, self->w, variant->pos, 1);
+}
+
+/*
+ * kill() of a process group names the group by its leader's pid in the
+ * sender's namespace; each member gets si_pid and si_uid in its own
+ * namespaces (kill(2) "If pid is less than -1"; pid_namespaces(7)).  The
+ * same-namespace receiver is that namespace's init, whose group 1 kill(-1)
+ * cannot name (it is every process): the sender joins it and kills group 0.
+ */
+TEST_F(xlate, group_kill_siginfo)
+{
+	kill_cell(_metadata, self->w, variant->pos, 2);
 }
 
 /* In the target: its own pidfd, sent to server *arg. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -510,6 +511,55 @@ TEST_F(xlate, pidfd_getfd_access)
 	r = xlate_ask(self->w, pos, getfd, NULL, 0, &a);
 	NS_NEED_FEATURE(r == -ENOSYS, "pidfd_getfd()", "5.6");
 	EXPECT_EQ(ok ? 0 : -EPERM, r) TH_LOG("Yama ptrace_scope %ld", scope);
+}
+
+/* In the target: a NETLINK_ROUTE socket bound with nl_pid 0 (autobind), sent to *arg. */
+static int send_netlink(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return -errno;
+	err = bind(fd, (struct sockaddr *)&nl, sizeof(nl)) ? -errno : 0;
+	if (!err)
+		err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: getsockname() nl_pid of the socket sent to it, in v[0]. */
+static int netlink_portid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct sockaddr_nl nl = { 0 };
+	socklen_t len = sizeof(nl);
+	int fd = xlate_recv_fd(w, self), err = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (getsockname(fd, (struct sockaddr *)&nl, &len))
+		err = -errno;
+	close(fd);
+	a->v[0] = nl.nl_pid;
+	return err;
+}
+
+/*
+ * A netlink socket bound with nl_pid 0 gets the binder's thread-group id in
+ * the binder's own PID namespace as its port id, a number that is not a pid
+ * translated for anyone: every observer reads the same (netlink(7) "nl_pid
+ * ... the kernel assigns the process ID to the first netlink socket").
+ */
+TEST_F(xlate, netlink_portid_is_not_translated)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_netlink, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, netlink_portid, NULL, 0, &a);
+	EXPECT_EQ(self->w->nspid[XL_TGT][1], a.v[0]);
 }
 
 TEST_HARNESS_MAIN
