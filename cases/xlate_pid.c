@@ -562,4 +562,48 @@ TEST_F(xlate, netlink_portid_is_not_translated)
 	EXPECT_EQ(self->w->nspid[XL_TGT][1], a.v[0]);
 }
 
+/* In an observer: the first entries of NStgid:, NSpgid:, NSsid: of /proc/@arg/status. */
+static int own_nsids(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	static const char *const key[] = { "\nNStgid:", "\nNSpgid:", "\nNSsid:" };
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[4096];
+
+	(void)w, (void)self;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	for (int i = 0; i < 3; i++) {
+		char *p = strstr(buf, key[i]);
+
+		a->v[i] = p ? strtol(p + strlen(key[i]), NULL, 10) : -1;
+	}
+	return 0;
+}
+
+/*
+ * NStgid:, NSpgid: and NSsid: of /proc/PID/status start in the PID
+ * namespace of the /proc mount: the target's tgid there, and 0 for its
+ * process group and session, which are the test's, outside the world
+ * (proc(5) /proc/pid/status NStgid, NSpgid, NSsid); no entry in a
+ * descendant's or a sibling's /proc.
+ */
+TEST_F(xlate, proc_status_nsids)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	if (!pid) {
+		pid = self->w->nspid[XL_TGT][1];
+		r = xlate_ask(self->w, pos, own_nsids, &pid, sizeof(pid), &a);
+		EXPECT_EQ(-ENOENT, r);
+		return;
+	}
+	XLATE_ASK(pos, own_nsids, &pid, sizeof(pid), &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(0, a.v[1]);
+	EXPECT_EQ(0, a.v[2]);
+}
+
 TEST_HARNESS_MAIN
