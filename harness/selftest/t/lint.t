@@ -180,9 +180,18 @@ sub layout_rules {
 				   && $strip !~ /NS_F_\w+|_feature\(|\.f\b|missing/;
 		}
 	}
+	# Every area of cases/ (the word before the first "_" or ".c") has its
+	# header, or is one of the areas that need the core only (README "Adding
+	# a case": xlate is the translation matrix, fixtures/xlate.h).
+	my %core_only = map { $_ => 1 } qw(ipc time uts);
+	my %areas = map { m{^\Q$top\E/cases/([a-z]+)} ? ($1 => 1) : () } glob("$top/cases/*.c");
+	my @headless = map { "cases/$_*.c: no fixtures/$_.h" }
+		grep { !$core_only{$_} && !-e "$top/fixtures/$_.h" } sort keys %areas;
 	return (["no fallback constant outside fixtures/uapi.h", @fallback],
 		["no SKIP text in cases: needs through the feature table or NS_NEED_*",
 		 @skip],
+		["each area of cases/ has its header (or is core-only: ipc, time, uts)",
+		 @headless],
 		["each case includes nsconform.h and at most its area's header", @cross],
 		["the core (fixtures/core_*.c, nsconform.h, uapi.h) includes no area header",
 		 @core]);

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The translation matrix, the PID dimension: the target's pid (4 in PC) as
+ * each observer reads it through its own /proc, fcntl(F_GETOWN_EX) and a
+ * pidfd's fdinfo; and the namespace links, which are the same from
+ * everywhere (fixtures/xlate.h draws the world).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "nsconform.h"
+#include "xlate.h"
+
+XLATE_FIXTURE();
+
+/* In an observer: v[0] the number of pids its own /proc lists, v[1] Pid: of /proc/@arg/status. */
+static int own_proc(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[4096], *p;
+	struct dirent *d;
+	DIR *dir;
+
+	(void)w, (void)self;
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		a->v[0] += atoi(d->d_name) > 0;
+	closedir(dir);
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strstr(buf, "\nPid:");
+	a->v[1] = p ? strtol(p + 5, NULL, 10) : -1;
+	p = strstr(buf, "\nPPid:");
+	a->v[2] = p ? strtol(p + 6, NULL, 10) : -1;
+	return 0;
+}
+
+/*
+ * The observer's own /proc (mounted in its PID namespace) has the target
+ * under its pid there, with Pid: and PPid: in that namespace, where the
+ * target is visible (same namespace, ancestor); a descendant's or a
+ * sibling's /proc lists only its own namespace's one process, so no
+ * program there can name the target (proc(5) "/proc/pid", pid_namespaces(7)
+ * "/proc and PID namespaces").
+ */
+TEST_F(xlate, own_proc_lists_target_where_visible)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(pos, own_proc, &pid, sizeof(pid), &a);
+	if (!pid) {
+		EXPECT_EQ(1, a.v[0]);	/* desc and sib: their init alone */
+		return;
+	}
+	EXPECT_EQ(pos == XL_ANC ? 6 : 4, a.v[0]);
+	EXPECT_EQ(pid, a.v[1]);
+	EXPECT_EQ(xlate_pid_seen(self->w, XL_SAME, pos), a.v[2]);
+}
+
+/* In the target: a pipe whose owner (F_SETOWN) is the target, read end sent to *arg. */
+static int send_owned_pipe(struct xlate_world *w, int self, const void *arg,
+			   struct xlate_ans *a)
+{
+	int p[2], err;
+
+	(void)self, (void)a;
+	if (pipe(p))
+		return -errno;
+	err = fcntl(p[0], F_SETOWN, getpid()) ? -errno : 0;
+	if (!err)
+		err = xlate_send_fd(w, *(const int *)arg, p[0]);
+	close(p[0]);
+	close(p[1]);
+	return err;
+}
+
+/* In an observer: F_GETOWN_EX (v[0] type, v[1] pid) and F_GETOWN (v[2]) of the fd sent. */
+static int getown(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct f_owner_ex o = { 0 };
+	int fd = xlate_recv_fd(w, self), err = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (fcntl(fd, F_GETOWN_EX, &o))
+		err = -errno;
+	a->v[0] = o.type;
+	a->v[1] = o.pid;
+	a->v[2] = fcntl(fd, F_GETOWN);
+	close(fd);
+	return err;
+}
+
+/*
+ * F_GETOWN_EX and F_GETOWN give the owner set by F_SETOWN as a pid of the
+ * caller's PID namespace, 0 where the owner is not visible (fcntl(2)
+ * "F_GETOWN_EX"; fs/fcntl.c f_getown_ex() uses pid_vnr()).
+ */
+TEST_F(xlate, fcntl_getown_ex)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_owned_pipe, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, getown, NULL, 0, &a);
+	EXPECT_EQ(F_OWNER_PID, a.v[0]);
+	EXPECT_EQ(pid, a.v[1]);
+	EXPECT_EQ(pid, a.v[2]);
+}
+
+/* In the target: its own pidfd, sent to server *arg. */
+static int send_own_pidfd(struct xlate_world *w, int self, const void *arg,
+			  struct xlate_ans *a)
+{
+	int fd = ns_pidfd_open(getpid()), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: Pid: (v[0]) and the NSpid: count (v[1]) of the pidfd's fdinfo. */
+static int pidfd_fdinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self);
+	char path[64], buf[2048], *p;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	p = strstr(buf, "\nPid:");
+	a->v[0] = p ? strtol(p + 5, NULL, 10) : -100;
+	a->v[1] = 0;
+	p = strstr(buf, "\nNSpid:");
+	if (p) {
+		p += 7;
+		while (strtol(p, &p, 10) > 0)
+			a->v[1]++;
+	}
+	return 0;
+}
+
+/*
+ * A pidfd's fdinfo shows Pid: as the process's pid in the PID namespace of
+ * the /proc it is read through, 0 where the process is not visible, with
+ * NSpid: only when it is: one entry per level from there down (pidfd_open(2)
+ * "/proc/pid/fdinfo"; proc(5) /proc/pid/fdinfo; fs/pidfs.c
+ * pidfd_show_fdinfo() reads the namespace of the /proc superblock).
+ */
+TEST_F(xlate, pidfd_fdinfo_pid)
+{
+	int pos = variant->pos;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, pidfd_fdinfo, NULL, 0, &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(!pid ? 0 : pos == XL_ANC ? 2 : 1, a.v[1]);
+}
+
+/* In the target: its pid namespace fd, sent to server *arg. */
+static int send_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = ns_open(0, "pid"), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return fd;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: st_ino (v[0]) and NS_GET_ID (v[1]) of the namespace fd sent to it. */
+static int ns_identity(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), err;
+	struct ns_ident id;
+	uint64_t nsid = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	err = ns_ident_of_fd(fd, &id);
+	if (!err && ns_get_id(fd, &nsid) && errno != ENOTTY)
+		err = -errno;
+	close(fd);
+	a->v[0] = id.ino;
+	a->v[1] = nsid;
+	return err;
+}
+
+/*
+ * A namespace's identity (the nsfs inode number, NS_GET_ID) is not
+ * translated: every observer, in whatever namespace, gets the numbers the
+ * target gets for its own (namespaces(7) "The /proc/pid/ns/ directory";
+ * ioctl_nsfs(2) NS_GET_ID).
+ */
+TEST_F(xlate, ns_identity_is_the_same_everywhere)
+{
+	int pos = variant->pos, tgt = XL_TGT;
+	struct xlate_ans a, mine;
+
+	XLATE_ASK(XL_TGT, send_pidns, &tgt, sizeof(tgt), &a);
+	XLATE_ASK(XL_TGT, ns_identity, NULL, 0, &mine);
+	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, ns_identity, NULL, 0, &a);
+	EXPECT_EQ(mine.v[0], a.v[0]);
+	EXPECT_EQ(mine.v[1], a.v[1]);
+}
+
+/* In an observer: /proc/@arg/stat of its own /proc: v[0] pid, v[1] ppid, v[2] pgrp, v[3] session. */
+static int own_stat(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[1024], *p;
+
+	(void)w, (void)self;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(buf, "%ld", &a->v[0]) != 1 ||
+	    sscanf(p + 2, "%*c %ld %ld %ld", &a->v[1], &a->v[2], &a->v[3]) != 3)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * /proc/PID/stat gives pid, ppid, pgrp and session in the PID namespace of
+ * the /proc mount, 0 for one not visible there: the target's process group
+ * and session are the test's, outside the world, so 0 from every observer;
+ * a descendant's or a sibling's /proc has no entry under the pid the target
+ * has in its own namespace (proc(5) /proc/pid/stat; pid_namespaces(7)).
+ */
+TEST_F(xlate, proc_pid_stat_pids)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	if (!pid) {
+		pid = self->w->nspid[XL_TGT][1];
+		r = xlate_ask(self->w, pos, own_stat, &pid, sizeof(pid), &a);
+		EXPECT_EQ(-ENOENT, r);
+		return;
+	}
+	XLATE_ASK(pos, own_stat, &pid, sizeof(pid), &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(xlate_pid_seen(self->w, XL_SAME, pos), a.v[1]);
+	EXPECT_EQ(0, a.v[2]);
+	EXPECT_EQ(0, a.v[3]);
+}
+
+/* In the target: one end of a socket pair of its own, sent to server *arg. */
+static int send_pair(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int sv[2], err;
+
+	(void)self, (void)a;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, sv[1]);
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}
+
+/* In an observer: PIDFD_GET_INFO pid (v[0]) of SO_PEERPIDFD of the socket sent to it. */
+static int peerpidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), pidfd = -1, r;
+	socklen_t len = sizeof(pidfd);
+	struct nsc_pidfd_info info;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	r = getsockopt(fd, SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len) ? -errno : 0;
+	close(fd);
+	if (r)
+		return r;
+	r = ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info);
+	close(pidfd);
+	a->v[0] = info.pid;
+	return r;
+}
+
+/* The SKIP reason when getsockopt(SO_PEERPIDFD) is unknown (before 6.5), else NULL. */
+static const char *peerpidfd_missing(void)
+{
+	int sv[2], pidfd = -1;
+	socklen_t len = sizeof(pidfd);
+	bool missing;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return NULL;
+	missing = getsockopt(sv[0], SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len) &&
+		  errno == ENOPROTOOPT;
+	if (pidfd >= 0)
+		close(pidfd);
+	close(sv[0]);
+	close(sv[1]);
+	return missing ? "SO_PEERPIDFD" : NULL;
+}
+
+/*
+ * SO_PEERPIDFD gives a pidfd of the peer from any namespace; its pid reads
+ * as PIDFD_GET_INFO gives it, in the caller's PID namespace, EREMOTE where
+ * the peer is not visible (socket(7) SO_PEERPIDFD, 6.5; pidfd_open(2)
+ * PIDFD_GET_INFO).
+ */
+TEST_F(xlate, so_peerpidfd_pid)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	NS_NEED_FEATURE(peerpidfd_missing(), "SO_PEERPIDFD", "6.5");
+	NS_NEED(NS_F_PIDFD_INFO);
+	XLATE_ASK(XL_TGT, send_pair, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, peerpidfd, NULL, 0, &a);
+	if (!pid) {
+		EXPECT_EQ(-EREMOTE, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
+}
+
+/* In an observer: NS_GET_PID_FROM_PIDNS of the PID namespace fd sent to it, for pid *arg. */
+static int pid_from_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), r;
+
+	if (fd < 0)
+		return fd;
+	r = ioctl(fd, NS_GET_PID_FROM_PIDNS, *(const pid_t *)arg);
+	close(fd);
+	if (r < 0)
+		return -errno;
+	a->v[0] = r;
+	return 0;
+}
+
+/*
+ * NS_GET_PID_FROM_PIDNS turns a pid of the fd's PID namespace into the
+ * caller's: the target's pid there from the same namespace and an
+ * ancestor, ESRCH from a descendant or a sibling, where the target has none
+ * (include/uapi/linux/nsfs.h NS_GET_PID_FROM_PIDNS, 6.11; not in
+ * ioctl_nsfs(2)).
+ */
+TEST_F(xlate, ns_get_pid_from_pidns)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos), in_pc = self->w->nspid[XL_TGT][1];
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, pid_from_pidns, &in_pc, sizeof(in_pc), &a);
+	NS_NEED_FEATURE(r == -ENOTTY, "NS_GET_PID_FROM_PIDNS", "6.11");
+	if (!pid) {
+		EXPECT_EQ(-ESRCH, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
+}
+
+/* In the target: a plain datagram to server *arg. */
+static int send_byte(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)self, (void)a;
+	return send(w->sock[*(const int *)arg][1], "b", 1, 0) == 1 ? 0 : -errno;
+}
+
+/* In an observer: SO_PASSPIDFD on its socket (0 or -errno). */
+static int pass_pidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int one = 1;
+
+	(void)arg, (void)a;
+	return setsockopt(w->sock[self][0], SOL_SOCKET, NSC_SO_PASSPIDFD, &one, sizeof(one)) ?
+	       -errno : 0;
+}
+
+/* In an observer: the SCM_PIDFD of the datagram waiting, its PIDFD_GET_INFO pid in v[0]. */
+static int recv_pidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))] = { 0 }, byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct nsc_pidfd_info info;
+	struct cmsghdr *c;
+	int pidfd = -1, r;
+
+	(void)arg;
+	if (recvmsg(w->sock[self][0], &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+		return -errno;
+	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == NSC_SCM_PIDFD)
+			memcpy(&pidfd, CMSG_DATA(c), sizeof(int));
+	if (pidfd < 0)
+		return -ENOMSG;
+	r = ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info);
+	close(pidfd);
+	a->v[0] = info.pid;
+	return r;
+}
+
+/*
+ * SCM_PIDFD (SO_PASSPIDFD) gives the receiver a pidfd of the sender from any
+ * namespace; its pid reads as PIDFD_GET_INFO gives it, in the receiver's
+ * PID namespace, EREMOTE where the sender is not visible (unix(7)
+ * SO_PASSPIDFD, SCM_PIDFD, 6.5; pidfd_open(2) PIDFD_GET_INFO).
+ */
+TEST_F(xlate, scm_pidfd_pid)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	NS_NEED(NS_F_PIDFD_INFO);
+	r = xlate_ask(self->w, pos, pass_pidfd, NULL, 0, &a);
+	NS_NEED_FEATURE(r == -ENOPROTOOPT, "SO_PASSPIDFD", "6.5");
+	ASSERT_EQ(0, r);
+	XLATE_ASK(XL_TGT, send_byte, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, recv_pidfd, NULL, 0, &a);
+	if (!pid) {
+		EXPECT_EQ(-EREMOTE, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	EXPECT_EQ(pid, a.v[0]);
+}
+
+/* In an observer: pidfd_getfd() of the target's request pipe through the pidfd sent to it. */
+static int getfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int pidfd = xlate_recv_fd(w, self), fd;
+	struct stat got, want;
+
+	(void)arg, (void)a;
+	if (pidfd < 0)
+		return pidfd;
+	fd = syscall(SYS_pidfd_getfd, pidfd, w->req[XL_TGT][0], 0);
+	close(pidfd);
+	if (fd < 0)
+		return -errno;
+	/* the very pipe: the observer holds the same one under the same number */
+	if (fstat(fd, &got) || fstat(w->req[XL_TGT][0], &want) || got.st_ino != want.st_ino)
+		fd = -EBADF;
+	close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+/*
+ * pidfd_getfd() needs PTRACE_MODE_ATTACH_REALCREDS over the target: beyond
+ * the same real uid and gid, the commoncap step wants the caller in the
+ * target's user namespace with a superset of its permitted capabilities, or
+ * CAP_SYS_PTRACE in that namespace (ptrace(2) "Ptrace access mode
+ * checking" steps 3 and 5; pidfd_getfd(2) EPERM).  The target has every
+ * capability in U1: same (its parent, all of them too) and anc (owner of
+ * U1's parent) get the fd; desc, sib and unm, in other user namespaces with
+ * no capability over U1, EPERM.  Yama's ptrace_scope 1 and 2 keep that
+ * (anc and same are process-tree ancestors with CAP_SYS_PTRACE over U1), 3
+ * refuses everyone (Documentation/admin-guide/LSM/Yama.rst).
+ */
+TEST_F(xlate, pidfd_getfd_access)
+{
+	int pos = variant->pos, r;
+	long scope = 0;
+	struct xlate_ans a;
+	bool ok;
+
+	if (ns_read_long("/proc/sys/kernel/yama/ptrace_scope", &scope))
+		scope = 0;	/* no Yama */
+	ok = scope < 3 && (pos == XL_ANC || pos == XL_SAME);
+	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
+	r = xlate_ask(self->w, pos, getfd, NULL, 0, &a);
+	NS_NEED_FEATURE(r == -ENOSYS, "pidfd_getfd()", "5.6");
+	EXPECT_EQ(ok ? 0 : -EPERM, r) TH_LOG("Yama ptrace_scope %ld", scope);
+}
+
+/* In the target: a NETLINK_ROUTE socket bound with nl_pid 0 (autobind), sent to *arg. */
+static int send_netlink(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return -errno;
+	err = bind(fd, (struct sockaddr *)&nl, sizeof(nl)) ? -errno : 0;
+	if (!err)
+		err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: getsockname() nl_pid of the socket sent to it, in v[0]. */
+static int netlink_portid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct sockaddr_nl nl = { 0 };
+	socklen_t len = sizeof(nl);
+	int fd = xlate_recv_fd(w, self), err = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (getsockname(fd, (struct sockaddr *)&nl, &len))
+		err = -errno;
+	close(fd);
+	a->v[0] = nl.nl_pid;
+	return err;
+}
+
+/*
+ * A netlink socket bound with nl_pid 0 gets the binder's thread-group id in
+ * the binder's own PID namespace as its port id, a number that is not a pid
+ * translated for anyone: every observer reads the same (netlink(7) "nl_pid
+ * ... the kernel assigns the process ID to the first netlink socket").
+ */
+TEST_F(xlate, netlink_portid_is_not_translated)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_netlink, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, netlink_portid, NULL, 0, &a);
+	EXPECT_EQ(self->w->nspid[XL_TGT][1], a.v[0]);
+}
+
+/* In an observer: the first entries of NStgid:, NSpgid:, NSsid: of /proc/@arg/status. */
+static int own_nsids(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	static const char *const key[] = { "\nNStgid:", "\nNSpgid:", "\nNSsid:" };
+	pid_t pid = *(const pid_t *)arg;
+	char path[64], buf[4096];
+
+	(void)w, (void)self;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	for (int i = 0; i < 3; i++) {
+		char *p = strstr(buf, key[i]);
+
+		a->v[i] = p ? strtol(p + strlen(key[i]), NULL, 10) : -1;
+	}
+	return 0;
+}
+
+/*
+ * NStgid:, NSpgid: and NSsid: of /proc/PID/status start in the PID
+ * namespace of the /proc mount: the target's tgid there, and 0 for its
+ * process group and session, which are the test's, outside the world
+ * (proc(5) /proc/pid/status NStgid, NSpgid, NSsid); no entry in a
+ * descendant's or a sibling's /proc.
+ */
+TEST_F(xlate, proc_status_nsids)
+{
+	int pos = variant->pos, r;
+	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
+	struct xlate_ans a;
+
+	if (!pid) {
+		pid = self->w->nspid[XL_TGT][1];
+		r = xlate_ask(self->w, pos, own_nsids, &pid, sizeof(pid), &a);
+		EXPECT_EQ(-ENOENT, r);
+		return;
+	}
+	XLATE_ASK(pos, own_nsids, &pid, sizeof(pid), &a);
+	EXPECT_EQ(pid, a.v[0]);
+	EXPECT_EQ(0, a.v[1]);
+	EXPECT_EQ(0, a.v[2]);
+}
+
+TEST_HARNESS_MAIN

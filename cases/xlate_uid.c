@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The translation matrix, the user dimension: the target's uid and gid (the
+ * one kernel id of the test: 0 in anc's user namespace, 1000 in same's,
+ * 2000 in desc's, 3000 in sib's, unmapped in unm's) as each observer reads
+ * it through /proc, stat(2), the nsfs ioctls and /proc/net (fixtures/xlate.h
+ * draws the world).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/msg.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "nsconform.h"
+#include "xlate.h"
+
+XLATE_FIXTURE();
+
+/* In anc: the target's /proc directory in anc's /proc (PA), sent to server *arg. */
+static int send_proc_dir(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	char path[32];
+	int fd, err;
+
+	(void)self, (void)a;
+	snprintf(path, sizeof(path), "/proc/%d", w->nspid[XL_TGT][0]);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* The first number after @key in @text, or -1. */
+static long field(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/*
+ * In an observer: status read through the directory sent to it: v[0] Uid:
+ * (real), v[1] Gid:, v[2] Pid:, v[3] the second NSpid: entry; and fstat()
+ * of the directory: v[4] st_uid, v[5] st_gid.
+ */
+static int read_status(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int dir = xlate_recv_fd(w, self), fd;
+	struct stat st;
+	char buf[4096];
+	ssize_t n;
+	char *p;
+
+	(void)arg;
+	if (dir < 0)
+		return dir;
+	if (fstat(dir, &st))
+		return -errno;
+	fd = openat(dir, "status", O_RDONLY);
+	close(dir);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	a->v[0] = field(buf, "\nUid:");
+	a->v[1] = field(buf, "\nGid:");
+	a->v[2] = field(buf, "\nPid:");
+	p = strstr(buf, "\nNSpid:");
+	a->v[3] = -1;
+	if (p) {
+		strtol(p + 7, &p, 10);
+		a->v[3] = strtol(p, NULL, 10);
+	}
+	a->v[4] = st.st_uid;
+	a->v[5] = st.st_gid;
+	return 0;
+}
+
+/*
+ * /proc/PID/status shows the ids (Uid:, Gid:) in the user namespace of the
+ * process that opened the file, and the pids (Pid:, NSpid:) in the PID
+ * namespace of the /proc mount, whoever reads it: one file, two rules
+ * (proc(5) /proc/pid/status "NSpid"; user_namespaces(7) "Interaction with
+ * system calls": ids are translated for the reading process).
+ */
+TEST_F(xlate, proc_status_ids_via_ancestor_proc)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, read_status, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	EXPECT_EQ(self->w->nspid[XL_TGT][0], a.v[2]);
+	EXPECT_EQ(self->w->nspid[XL_TGT][1], a.v[3]);
+}
+
+/*
+ * stat(2) of /proc/PID shows the owner (the process's euid and egid while
+ * it is dumpable) in the caller's user namespace, the overflow id where it
+ * is unmapped (proc(5) /proc/pid "owned by the effective user and group ID
+ * of the process"; user_namespaces(7) "Unmapped user and group IDs").
+ */
+TEST_F(xlate, proc_pid_dir_owner)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, read_status, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[4]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[5]);
+}
+
+/* In the target: a file of its own (a memfd), sent to server *arg. */
+static int send_memfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = memfd_create("xlate", MFD_CLOEXEC), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return -errno;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: fstat() of the fd sent to it, v[0] st_uid, v[1] st_gid. */
+static int stat_fd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), err = 0;
+	struct stat st;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st))
+		err = -errno;
+	close(fd);
+	a->v[0] = st.st_uid;
+	a->v[1] = st.st_gid;
+	return err;
+}
+
+/*
+ * stat(2) of a file the target created shows its owner (the target's
+ * fsuid and fsgid) in the caller's user namespace, the overflow id where
+ * unmapped (stat(2), user_namespaces(7) "Unmapped user and group IDs").
+ */
+TEST_F(xlate, stat_owner_of_targets_file)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_memfd, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, stat_fd, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+}
+
+/* In the target: its user namespace (/proc/self/ns/user), sent to server *arg. */
+static int send_userns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = ns_open(0, "user"), err;
+
+	(void)self, (void)a;
+	if (fd < 0)
+		return fd;
+	err = xlate_send_fd(w, *(const int *)arg, fd);
+	close(fd);
+	return err;
+}
+
+/* In an observer: NS_GET_OWNER_UID of the namespace sent to it, in v[0]. */
+static int owner_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int fd = xlate_recv_fd(w, self), err = 0;
+	uid_t uid;
+
+	(void)arg;
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, NS_GET_OWNER_UID, &uid))
+		err = -errno;
+	close(fd);
+	a->v[0] = uid;
+	return err;
+}
+
+/*
+ * NS_GET_OWNER_UID gives the user namespace's creator (the euid at
+ * creation) in the caller's user namespace, the overflow id where unmapped
+ * (ioctl_nsfs(2) NS_GET_OWNER_UID).
+ */
+TEST_F(xlate, ns_get_owner_uid)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_userns, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, owner_uid, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+}
+
+#define XL_UDP_PORT 40321
+
+/* In the target: a UDP socket bound to 0.0.0.0:XL_UDP_PORT (kept open). */
+static int udp_bind(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(XL_UDP_PORT) };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	(void)w, (void)self, (void)arg, (void)a;
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		return -errno;
+	return 0;
+}
+
+/* In an observer: the uid column of the socket's line in /proc/self/net/udp, in v[0]. */
+static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	char want[16], line[512];
+	FILE *f = fopen("/proc/self/net/udp", "r");
+
+	(void)w, (void)self, (void)arg;
+	if (!f)
+		return -errno;
+	snprintf(want, sizeof(want), ":%04X ", XL_UDP_PORT);
+	a->v[0] = -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long uid;
+		char *p = strstr(line, want);
+
+		/* sl local rem st tx:rx tr:tm retrnsmt uid */
+		if (!p || p > line + 30)
+			continue;
+		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %lu", &uid) == 1)
+			a->v[0] = uid;
+	}
+	fclose(f);
+	return a->v[0] < 0 ? -ENOENT : 0;
+}
+
+/*
+ * /proc/net/udp shows a socket's owner in the user namespace of the process
+ * that opened the file (proc(5) /proc/net/udp; the uid column is
+ * from_kuid_munged(seq_user_ns()), linux:a7cb5a49bf64 "userns: Print
+ * out socket uids in a user namespace aware fashion").
+ */
+TEST_F(xlate, proc_net_udp_uid)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, udp_bind, NULL, 0, &a);
+	XLATE_ASK(pos, udp_uid, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+}
+
+struct ipcset_q {
+	int id;
+	unsigned int uid;
+};
+
+/* In the target: a message queue (v[0] its id). */
+static int make_msgq(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+
+	(void)w, (void)self, (void)arg;
+	if (id < 0)
+		return -errno;
+	a->v[0] = id;
+	return 0;
+}
+
+/* In an observer: IPC_SET of the queue's owner to q->uid (and gid). */
+static int msgq_set(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	const struct ipcset_q *q = arg;
+	struct msqid_ds ds;
+
+	(void)w, (void)self, (void)a;
+	if (msgctl(q->id, IPC_STAT, &ds))
+		return -errno;
+	ds.msg_perm.uid = q->uid;
+	ds.msg_perm.gid = q->uid;
+	return msgctl(q->id, IPC_SET, &ds) ? -errno : 0;
+}
+
+/* In the target: IPC_STAT of the queue, v[0] uid, v[1] gid. */
+static int msgq_owner(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct msqid_ds ds;
+
+	(void)w, (void)self;
+	if (msgctl(*(const int *)arg, IPC_STAT, &ds))
+		return -errno;
+	a->v[0] = ds.msg_perm.uid;
+	a->v[1] = ds.msg_perm.gid;
+	return 0;
+}
+
+/*
+ * IPC_SET takes the new owner in the caller's user namespace: the id each
+ * observer sees as the target's sets the same kernel id (the target reads
+ * 1000 back); the overflow id, unmapped, is refused with EINVAL (msgctl(2)
+ * IPC_SET; ipc/util.c ipc_update_perm() "!uid_valid(uid)").
+ */
+TEST_F(xlate, sysv_ipc_set_owner)
+{
+	int pos = variant->pos, r;
+	struct ipcset_q q = { .uid = xlate_id_seen(pos) };
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, make_msgq, NULL, 0, &a);
+	q.id = a.v[0];
+	r = xlate_ask(self->w, pos, msgq_set, &q, sizeof(q), &a);
+	if (pos == XL_UNM) {
+		EXPECT_EQ(-EINVAL, r);
+		return;
+	}
+	ASSERT_EQ(0, r);
+	XLATE_ASK(XL_TGT, msgq_owner, &q.id, sizeof(q.id), &a);
+	EXPECT_EQ(1000, a.v[0]);
+	EXPECT_EQ(1000, a.v[1]);
+}
+
+/* In the target: make itself non-dumpable (PR_SET_DUMPABLE 0). */
+static int no_dump(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)w, (void)self, (void)arg, (void)a;
+	return prctl(PR_SET_DUMPABLE, 0) ? -errno : 0;
+}
+
+/* In an observer: owner of status in the directory sent to it, v[0] uid, v[1] gid. */
+static int status_owner(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	int dir = xlate_recv_fd(w, self), err = 0;
+	struct stat st;
+
+	(void)arg;
+	if (dir < 0)
+		return dir;
+	if (fstatat(dir, "status", &st, 0))
+		err = -errno;
+	close(dir);
+	a->v[0] = st.st_uid;
+	a->v[1] = st.st_gid;
+	return err;
+}
+
+/*
+ * The files of a non-dumpable process's /proc directory are owned by root of
+ * the user namespace of its memory (the one it last exec()ed in: the test's,
+ * where the case binary started), shown in the caller's user namespace: 0 of
+ * the test is the world's own id in the root pass, unmapped (65534) from
+ * everywhere in the user pass (proc(5) /proc/pid "not dumpable ... owned by
+ * root"; prctl(2) PR_SET_DUMPABLE; linux:68eb94f16227 "proc: Better
+ * ownership of files for non-dumpable tasks in user namespaces").
+ */
+TEST_F(xlate, proc_files_of_non_dumpable_owner)
+{
+	int pos = variant->pos;
+	unsigned int want = geteuid() == 0 ? xlate_id_seen(pos) : 65534;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, no_dump, NULL, 0, &a);
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, status_owner, NULL, 0, &a);
+	EXPECT_EQ(want, a.v[0]);
+	EXPECT_EQ(want, a.v[1]);
+}
+
+/* In the target: a POSIX message queue of its own (unlinked), its fd sent to server *arg. */
+static int send_mq(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 8 };
+	mqd_t q = mq_open("/xlate-owner", O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
+	int err;
+
+	(void)self, (void)a;
+	if (q == (mqd_t)-1)
+		return -errno;
+	mq_unlink("/xlate-owner");
+	err = xlate_send_fd(w, *(const int *)arg, q);
+	mq_close(q);
+	return err;
+}
+
+/*
+ * A message queue's file is owned by its creator's fsuid and fsgid, shown by
+ * fstat(2) in the caller's user namespace (mq_overview(7) "Linux
+ * implementation of message queue descriptors"; stat(2)).
+ */
+TEST_F(xlate, mq_file_owner)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, send_mq, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, stat_fd, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+}
+
+/* A 32-bit FNV-1a hash of @len bytes of @p. */
+static unsigned long hash(const char *p, size_t len)
+{
+	unsigned long h = 2166136261u;
+
+	while (len--)
+		h = ((h ^ (unsigned char)*p++) * 16777619u) & 0xffffffffu;
+	return h;
+}
+
+/* In a server: v[0] the length and v[1] a hash of mountinfo (of itself, or via the dir sent). */
+static int mountinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	static char buf[65536];
+	int dir = *(const int *)arg ? xlate_recv_fd(w, self) : AT_FDCWD, fd;
+	ssize_t n, len = 0;
+
+	if (dir < 0 && dir != AT_FDCWD)
+		return dir;
+	fd = openat(dir, dir == AT_FDCWD ? "/proc/self/mountinfo" : "mountinfo", O_RDONLY);
+	if (dir != AT_FDCWD)
+		close(dir);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	a->v[0] = len;
+	a->v[1] = hash(buf, len);
+	return 0;
+}
+
+/*
+ * /proc/PID/mountinfo lists the process's mount namespace as seen from its
+ * own root: mount ids are not translated and the paths do not depend on who
+ * reads, so every observer reads what the target reads of itself (proc(5)
+ * /proc/pid/mountinfo "relative to the process's root directory").
+ */
+TEST_F(xlate, proc_mountinfo_is_the_targets_view)
+{
+	int pos = variant->pos, via_dir = 1, own = 0;
+	struct xlate_ans a, mine;
+
+	XLATE_ASK(XL_TGT, mountinfo, &own, sizeof(own), &mine);
+	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
+	XLATE_ASK(pos, mountinfo, &via_dir, sizeof(via_dir), &a);
+	EXPECT_LT(0, a.v[0]);
+	EXPECT_EQ(mine.v[0], a.v[0]);
+	EXPECT_EQ(mine.v[1], a.v[1]);
+}
+
+TEST_HARNESS_MAIN
