@@ -346,7 +346,7 @@ TEST_F(xlate, so_peerpidfd_pid)
 	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
 	struct xlate_ans a;
 
-	NS_NEED_FEATURE(peerpidfd_missing(), "SO_PEERPIDFD", "6.5");
+	NS_NEED_FEATURE(NS_F_SO_PEERPIDFD, peerpidfd_missing());
 	NS_NEED(NS_F_PIDFD_INFO);
 	XLATE_ASK(XL_TGT, send_pair, &pos, sizeof(pos), &a);
 	r = xlate_ask(self->w, pos, peerpidfd, NULL, 0, &a);
@@ -388,7 +388,7 @@ TEST_F(xlate, ns_get_pid_from_pidns)
 
 	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
 	r = xlate_ask(self->w, pos, pid_from_pidns, &in_pc, sizeof(in_pc), &a);
-	NS_NEED_FEATURE(r == -ENOTTY, "NS_GET_PID_FROM_PIDNS", "6.11");
+	NS_NEED_FEATURE(NS_F_NS_GET_PID_IN_PIDNS, r == -ENOTTY);
 	if (!pid) {
 		EXPECT_EQ(-ESRCH, r);
 		return;
@@ -453,7 +453,7 @@ TEST_F(xlate, scm_pidfd_pid)
 
 	NS_NEED(NS_F_PIDFD_INFO);
 	r = xlate_ask(self->w, pos, pass_pidfd, NULL, 0, &a);
-	NS_NEED_FEATURE(r == -ENOPROTOOPT, "SO_PASSPIDFD", "6.5");
+	NS_NEED_FEATURE(NS_F_SO_PASSPIDFD, r == -ENOPROTOOPT);
 	ASSERT_EQ(0, r);
 	XLATE_ASK(XL_TGT, send_byte, &pos, sizeof(pos), &a);
 	r = xlate_ask(self->w, pos, recv_pidfd, NULL, 0, &a);
@@ -509,7 +509,7 @@ TEST_F(xlate, pidfd_getfd_access)
 	ok = scope < 3 && (pos == XL_ANC || pos == XL_SAME);
 	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
 	r = xlate_ask(self->w, pos, getfd, NULL, 0, &a);
-	NS_NEED_FEATURE(r == -ENOSYS, "pidfd_getfd()", "5.6");
+	NS_NEED_FEATURE(NS_F_PIDFD_GETFD, r == -ENOSYS);
 	EXPECT_EQ(ok ? 0 : -EPERM, r) TH_LOG("Yama ptrace_scope %ld", scope);
 }
 
