@@ -19,10 +19,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -707,6 +710,140 @@ TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
 	ASSERT_EQ(0, mount(sl, mnt_subpath(sy, self->s, "y"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(sl));
 	expect_slave_and_shared(_metadata, sy, mnt_subpath(dy, e, "y"), m, mgroup);
+}
+
+/* --- a busy copy that a propagated umount would pull out ------------------- */
+
+static int count_id(const struct mnt_info *m, void *arg)
+{
+	int *want = arg;
+
+	if (m->id == want[0])
+		want[1]++;
+	return 0;
+}
+
+/* How many lines of our mountinfo carry mount id @id (0 or 1), or -errno. */
+static int mounts_with_id(int id)
+{
+	int want[2] = { id, 0 }, err = mnt_info_each(0, count_id, want);
+
+	return err ? err : want[1];
+}
+
+static int busy_copy_worker(void *arg)
+{
+	const char *base = "/tmp/base", *victim = "/tmp/base/victim";
+	int ours = -1, other = -1, tree = -1, rc = 1, n;
+	struct statx stx;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir(base, 0755) || mnt_tmpfs(base, 0) || mnt_set_propagation(base, MS_SHARED) ||
+	    mkdir(victim, 0755) || mnt_tmpfs(victim, 0))
+		return child_fail("a shared base with a victim tmpfs on it");
+	ours = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (ours < 0)
+		return child_fail("open our mount namespace: %m");
+	/* The other namespace: base' and victim' are slaves of ours. */
+	if (unshare(CLONE_NEWNS) || mount("", "/", NULL, MS_REC | MS_SLAVE, NULL)) {
+		child_fail("a slave mount namespace: %m");
+		goto out;
+	}
+	other = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (other < 0) {
+		child_fail("open the other mount namespace: %m");
+		goto out;
+	}
+	/* The probe: a known flag reaches the lookup of a missing source. */
+	if (!syscall(__NR_move_mount, AT_FDCWD, "/tmp/nsconform-missing", AT_FDCWD, victim,
+		     MOVE_MOUNT_BENEATH)) {
+		child_fail("MOVE_MOUNT_BENEATH from a missing path succeeded");
+		goto out;
+	}
+	if (errno == EINVAL || errno == ENOSYS) {
+		rc = ns_child_skip("move_mount(MOVE_MOUNT_BENEATH) not supported by this kernel "
+				   "(added in 6.5)");
+		goto out;
+	}
+	/* A copy T of base' goes beneath victim': the copy a umount of victim would take. */
+	tree = ns_open_tree(AT_FDCWD, base, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (tree < 0 || syscall(__NR_move_mount, tree, "", AT_FDCWD, victim,
+				MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_BENEATH)) {
+		child_fail("a recursive copy of base moved beneath victim': %m");
+		goto out;
+	}
+	if (statx(tree, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) || !(stx.stx_mask & STATX_MNT_ID)) {
+		child_fail("statx(STATX_MNT_ID) of the copy: %m");
+		goto out;
+	}
+	if (setns(ours, CLONE_NEWNS)) {
+		child_fail("setns() back to our namespace: %m");
+		goto out;
+	}
+	/* The input the fix refuses: T is held open by our descriptor. */
+	if (!umount2(victim, 0)) {
+		child_fail("umount2(victim) succeeded while the copy beneath victim' was open");
+		goto out;
+	}
+	if (errno != EBUSY) {
+		child_fail("umount2(victim) with the copy beneath victim' open: %m, expected EBUSY");
+		goto out;
+	}
+	if (mnt_we_see(victim) != 1 || setns(other, CLONE_NEWNS)) {
+		child_fail("victim gone after EBUSY, or setns() to the other namespace: %m");
+		goto out;
+	}
+	n = mounts_with_id((int)stx.stx_mnt_id);
+	if (n != 1) {
+		child_fail("the open copy (mount %llu) after the refused umount: %d lines of "
+			   "mountinfo, expected 1", (unsigned long long)stx.stx_mnt_id, n);
+		goto out;
+	}
+	/* The input the fix leaves alone: closed, the umount goes through. */
+	close(tree);
+	tree = -1;
+	if (setns(ours, CLONE_NEWNS)) {
+		child_fail("setns() back to our namespace: %m");
+		goto out;
+	}
+	if (umount2(victim, 0)) {
+		child_fail("umount2(victim) once the copy was closed: %m");
+		goto out;
+	}
+	if (mnt_we_see(victim) != 0) {
+		child_fail("victim still mounted after its umount");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (tree >= 0)
+		close(tree);
+	if (other >= 0)
+		close(other);
+	close(ours);
+	return rc;
+}
+
+/*
+ * A umount fails with EBUSY when a mount it would take away is in use, and a propagated umount
+ * takes the copies in the receiving mounts at the same mount point (umount(2) ERRORS: EBUSY
+ * "target could not be unmounted because it is busy"; mount_namespaces(7) "Unmount
+ * semantics"): with a recursive copy of the shared parent moved beneath the slave copy of the
+ * victim and held open by a descriptor, umount2(victim) is EBUSY and the copy stays mounted;
+ * closed, the umount succeeds (fix "fs: don't silently unmount busy mounts", Debian 7.2.11 and
+ * 6.12.117: before it the open copy was pulled out and the umount succeeded, as the upstream
+ * selftest umount_propagation/busy_copy_pulled_out finds; unfixed in 6.18.y as of 6.18.44).
+ */
+TEST(propagated_umount_of_busy_copy_ebusy)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, busy_copy_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_BENEATH)", "6.5");
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN
