@@ -16,8 +16,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -299,6 +302,98 @@ TEST_F(locked, propagated_mount_flags_arrive_locked)
 		EXPECT_FALSE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
 	EXPECT_EQ(0, mnt_peer_stop(&same));
 	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* --- an automount triggered from a less privileged namespace ----------------- */
+
+#define DBG_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+/*
+ * In a user namespace and mount namespace of its own (less privileged), trigger the tracefs
+ * automount through @arg, a descriptor of the more privileged debugfs mount: the automount is
+ * mounted there and propagates into our copy, whose flags are locked.
+ */
+static int automount_trigger(void *arg)
+{
+	int dfd = *(int *)arg, err;
+	struct stat st;
+
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	if (fstatat(dfd, "tracing/.", &st, 0))
+		return child_fail("trigger the automount through the descriptor: %m");
+	if (mnt_we_see("/tmp/dbg/tracing") != 1)
+		return child_fail("the automount did not propagate into our copy");
+	if (!mount(NULL, "/tmp/dbg/tracing", NULL, MS_REMOUNT | MS_BIND, NULL))
+		return child_fail("clearing nosuid,nodev,noexec of the propagated automount in "
+				  "the less privileged namespace succeeded");
+	if (errno != EPERM)
+		return child_fail("clearing the locked flags of the propagated automount: %m, "
+				  "expected EPERM");
+	return 0;
+}
+
+static int automount_lock_worker(void *arg)
+{
+	int dfd, err, rc;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/dbg", 0755))
+		return child_fail("mkdir /tmp/dbg: %m");
+	err = mnt_debugfs_automount("/tmp/dbg", DBG_FLAGS);
+	if (err == -ENODEV || err == -ENOENT)
+		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
+				     "(added in 4.1)");
+	if (err || mnt_set_propagation("/tmp/dbg", MS_SHARED)) {
+		errno = -err;
+		return child_fail("a shared debugfs on /tmp/dbg: %m");
+	}
+	dfd = open("/tmp/dbg", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return child_fail("open /tmp/dbg: %m");
+	pid = ns_clone(0);
+	if (pid == 0)
+		_exit(automount_trigger(&dfd));
+	close(dfd);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	rc = ns_wait(pid, NS_WAIT_MS);
+	if (rc)
+		return child_fail("the less privileged side failed (exit %d)", rc);
+	/* The original, in the namespace that owns it, is not locked. */
+	if (mnt_we_see("/tmp/dbg/tracing") != 1)
+		return child_fail("the automount is not mounted in our namespace");
+	if (mount(NULL, "/tmp/dbg/tracing", NULL, MS_REMOUNT | MS_BIND, NULL))
+		return child_fail("clearing nosuid,nodev,noexec of our own automount: %m");
+	return 0;
+}
+
+/*
+ * Mount flags become locked when propagated from a more privileged to a less privileged mount
+ * namespace, and only there (mount_namespaces(7) "Restrictions on mount namespaces"), also for
+ * an automount that a process of the less privileged namespace triggers through a descriptor of
+ * the more privileged mount: its copy there refuses clearing nosuid,nodev,noexec with EPERM,
+ * the original clears them (fix "namespace: handle mount locking for automounts correctly",
+ * Debian 6.1.192, 6.12.115 and 7.2.11: before it the lock went to the original, as the upstream
+ * selftest umount_propagation/locked_mount automount_locked_in_the_triggering_namespace finds;
+ * unfixed in 6.18.y as of 6.18.44).  Real root: debugfs mounts only in the initial user
+ * namespace.
+ */
+TEST(automount_flags_locked_only_in_less_privileged_copy)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	NS_NEED_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, automount_lock_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -843,6 +844,85 @@ TEST(propagated_umount_of_busy_copy_ebusy)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, busy_copy_worker, NULL);
 	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_BENEATH)", "6.5");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- a busy mount that unmounting shrinkable submounts moves into reach -------- */
+
+static bool is_tmpfs(const char *path)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == 0x01021994 /* TMPFS_MAGIC */;
+}
+
+static int shrink_busy_worker(void *arg)
+{
+	const char *am = "/tmp/dbg/tracing", *r = "/tmp/p2/options";
+	char cwd[MNT_PATH_MAX];
+	struct stat st;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/dbg", 0755) || mkdir("/tmp/p", 0755) || mkdir("/tmp/p1", 0755) ||
+	    mkdir("/tmp/p2", 0755))
+		return child_fail("mkdir: %m");
+	err = mnt_debugfs_automount("/tmp/dbg", 0);
+	if (err == -ENODEV || err == -ENOENT)
+		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
+				     "(added in 4.1)");
+	if (err) {
+		errno = -err;
+		return child_fail("debugfs on /tmp/dbg: %m");
+	}
+	if (stat("/tmp/dbg/tracing/.", &st))
+		return child_fail("trigger the automount: %m");
+	/* P shared, P1 its slave and shared, P2 a peer of P1: all binds of the automount. */
+	if (mount(am, "/tmp/p", NULL, MS_BIND, NULL) || mnt_set_propagation("/tmp/p", MS_SHARED) ||
+	    mount("/tmp/p", "/tmp/p1", NULL, MS_BIND, NULL) ||
+	    mnt_set_propagation("/tmp/p1", MS_SLAVE) || mnt_set_propagation("/tmp/p1", MS_SHARED) ||
+	    mount("/tmp/p1", "/tmp/p2", NULL, MS_BIND, NULL))
+		return child_fail("P, P1 and P2");
+	/* B, shrinkable, on P/options: its copies land on P1/options and P2/options. */
+	if (mount(am, "/tmp/p/options", NULL, MS_BIND, NULL) || mnt_we_see(r) != 1)
+		return child_fail("B on /tmp/p/options and its copy on %s: %m", r);
+	/* R, a tmpfs on the copy in P2, made busy as our working directory. */
+	if (mnt_set_propagation(r, MS_PRIVATE) || mount("R", r, "tmpfs", 0, NULL) || chdir(r))
+		return child_fail("R on %s as our working directory: %m", r);
+	/* P, with B on it, moved into P1. */
+	if (mount("/tmp/p", "/tmp/p1/instances", NULL, MS_MOVE, NULL))
+		return child_fail("move P to /tmp/p1/instances: %m");
+	if (!is_tmpfs(r))
+		return child_fail("R is not on %s before the umount", r);
+	if (!umount2("/tmp/p1", 0))
+		return child_fail("umount2(/tmp/p1) succeeded with R, our working directory, "
+				  "in reach");
+	if (errno != EBUSY)
+		return child_fail("umount2(/tmp/p1) with R busy: %m, expected EBUSY");
+	if (!is_tmpfs(r) || !getcwd(cwd, sizeof(cwd)) || strcmp(cwd, r))
+		return child_fail("R, our working directory, did not stay on %s after EBUSY", r);
+	return 0;
+}
+
+/*
+ * A umount that would unmount a busy mount fails with EBUSY and unmounts nothing in use
+ * (umount(2) ERRORS: EBUSY), also when the unmounting of shrinkable submounts (automounts and
+ * their binds) first moves a busy mount into the reach of a propagated umount: R, our working
+ * directory, on a copy of such a submount in a peer of the target stays mounted (fix
+ * "namespace: check a submount for references right before unmounting it", Debian 6.1.192,
+ * 6.12.113 and 7.2.11: before it the umount succeeded and took R with it, as the upstream
+ * selftest umount_propagation/shrink_submounts busy_mount_moved_into_reach finds; unfixed in
+ * 6.18.y as of 6.18.44).  Real root: debugfs mounts only in the initial user namespace.
+ */
+TEST(umount_of_shrinkable_tree_keeps_busy_mount_ebusy)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	rc = ns_run_admin(CLONE_NEWNS, shrink_busy_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
 	ASSERT_EQ(0, rc);
 }
 
