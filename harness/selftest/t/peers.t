@@ -8,7 +8,8 @@ p=$scratch/kit
 mkdir -p "$p/kselftest-bin" "$p/ltp-bin"
 printf '#!/bin/sh\necho "1..1"\necho "Bail out! gave up"\nexit 1\n' > "$p/kselftest-bin/a_bails"
 printf '#!/bin/sh\necho "1..1"\necho "ok 1 b.after_the_bail"\n' > "$p/kselftest-bin/b_after"
-printf '#!/bin/sh\necho "1..1"\necho "ok 1 taints"\n' > "$p/kselftest-bin/fscontext_ns_fscontext_ns_test"
+f=$p/kselftest-bin/fscontext_ns_fscontext_ns_test
+printf '#!/bin/sh\necho "1..1"\necho "ok 1 taints"\n' > "$f"
 printf '#!/bin/sh\necho "1..1"\necho "ok 1 ltp"\n' > "$p/ltp-bin/ltp_containers"
 chmod +x "$p"/kselftest-bin/* "$p/ltp-bin/ltp_containers"
 peers=$top/harness/peers
