@@ -943,4 +943,86 @@ TEST(umount_of_shrinkable_tree_keeps_busy_mount_ebusy)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- a recursive bind that would carry a namespace's own file into it ------ */
+
+static int rbind_loop_worker(void *arg)
+{
+	struct ns_sync s;
+	char src[64];
+	cpu_set_t cpu;
+	int fd, rc;
+	pid_t pid;
+
+	(void)arg;
+	/* The child's namespace must be the newer one: one CPU for 6.18's per-CPU id batches. */
+	CPU_ZERO(&cpu);
+	CPU_SET(sched_getcpu(), &cpu);
+	if (sched_setaffinity(0, sizeof(cpu), &cpu) || unshare(CLONE_NEWNS))
+		return child_fail("one CPU and a mount namespace of our own: %m");
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/x") || mkdir("/tmp/y", 0755) ||
+	    mount("/proc/self/ns/net", "/tmp/x", NULL, MS_BIND, NULL))
+		return child_fail("M, our network namespace file bound on /tmp/x: %m");
+	fd = open("/tmp/x", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /tmp/x: %m");
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &s);
+	if (pid == 0) {
+		/* In the newer namespace, once its own file sits on M in ours. */
+		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
+			_exit(child_fail("no word from the parent"));
+		snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		if (mnt_tmpfs("/tmp/y", 0) || mnt_touch("/tmp/y/f"))
+			_exit(child_fail("a tmpfs on /tmp/y with a file f"));
+		if (!mount(src, "/tmp/y/f", NULL, MS_BIND | MS_REC, NULL))
+			_exit(child_fail("a recursive bind of M, with our own mount namespace file "
+					 "on top, succeeded"));
+		if (errno != EINVAL)
+			_exit(child_fail("a recursive bind of M with our own mount namespace file "
+					 "on top: %m, expected EINVAL"));
+		if (mount(src, "/tmp/y/f", NULL, MS_BIND, NULL))
+			_exit(child_fail("a plain bind of M: %m"));
+		_exit(0);
+	}
+	if (pid < 0) {
+		close(fd);
+		return child_fail("a child in a new mount namespace: %m");
+	}
+	snprintf(src, sizeof(src), "/proc/%d/ns/mnt", pid);
+	rc = mount(src, "/tmp/x", NULL, MS_BIND, NULL);
+	if (rc)
+		child_fail("bind the newer mount namespace's file on M: %m");
+	else
+		ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	if (rc) {
+		ns_wait(pid, NS_WAIT_MS);
+		close(fd);
+		return 1;
+	}
+	rc = ns_wait(pid, NS_WAIT_MS);
+	close(fd);
+	return rc ? child_fail("the child in the newer namespace failed (exit %d)", rc) : 0;
+}
+
+/*
+ * A mount namespace file binds only into an older mount namespace than its own, so that no
+ * namespace pins itself (linux:4ce5d2b1a8fd "vfs: Don't copy mount bind mounts of
+ * /proc/<pid>/ns/mnt between namespaces", mnt_ns_loop()); a recursive bind of a mount from
+ * another namespace copies what is stacked on it there, and is refused with EINVAL when that
+ * includes the file of the caller's own namespace, while a plain bind of the same mount works
+ * (fix "namespace: check a recursive bind mount for mount namespace loops", Debian 7.2.11 and
+ * a 6.18.y after 6.18.15: before it the recursive bind succeeded, as the upstream selftest
+ * mount_cycle/nsfs_rbind_loop own_ns_file_below_foreign_source finds on 6.18.15).
+ */
+TEST(recursive_bind_carrying_own_ns_file_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(0, rbind_loop_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
