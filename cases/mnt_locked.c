@@ -16,8 +16,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -298,6 +301,184 @@ TEST_F(locked, propagated_mount_flags_arrive_locked)
 		EXPECT_FALSE(mnt_opt_has(mi.opts, opt[i])) TH_LOG("flag %d: %s", i, mi.opts);
 	EXPECT_EQ(0, mnt_peer_stop(&same));
 	EXPECT_EQ(0, mnt_peer_stop(&less));
+}
+
+/* --- an automount triggered from a less privileged namespace ----------------- */
+
+#define DBG_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+/*
+ * In a user namespace and mount namespace of its own (less privileged), trigger the tracefs
+ * automount through @arg, a descriptor of the more privileged debugfs mount: the automount is
+ * mounted there and propagates into our copy, whose flags are locked.
+ */
+static int automount_trigger(void *arg)
+{
+	int dfd = *(int *)arg, err;
+	struct stat st;
+
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	if (fstatat(dfd, "tracing/.", &st, 0))
+		return child_fail("trigger the automount through the descriptor: %m");
+	if (mnt_we_see("/tmp/dbg/tracing") != 1)
+		return child_fail("the automount did not propagate into our copy");
+	if (!mount(NULL, "/tmp/dbg/tracing", NULL, MS_REMOUNT | MS_BIND, NULL))
+		return child_fail("clearing nosuid,nodev,noexec of the propagated automount in "
+				  "the less privileged namespace succeeded");
+	if (errno != EPERM)
+		return child_fail("clearing the locked flags of the propagated automount: %m, "
+				  "expected EPERM");
+	return 0;
+}
+
+static int automount_lock_worker(void *arg)
+{
+	int dfd, err, rc;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/dbg", 0755))
+		return child_fail("mkdir /tmp/dbg: %m");
+	err = mnt_debugfs_automount("/tmp/dbg", DBG_FLAGS);
+	if (err == -ENODEV || err == -ENOENT)
+		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
+				     "(added in 4.1)");
+	if (err || mnt_set_propagation("/tmp/dbg", MS_SHARED)) {
+		errno = -err;
+		return child_fail("a shared debugfs on /tmp/dbg: %m");
+	}
+	dfd = open("/tmp/dbg", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return child_fail("open /tmp/dbg: %m");
+	pid = ns_clone(0);
+	if (pid == 0)
+		_exit(automount_trigger(&dfd));
+	close(dfd);
+	if (pid < 0)
+		return child_fail("fork: %m");
+	rc = ns_wait(pid, NS_WAIT_MS);
+	if (rc)
+		return child_fail("the less privileged side failed (exit %d)", rc);
+	/* The original, in the namespace that owns it, is not locked. */
+	if (mnt_we_see("/tmp/dbg/tracing") != 1)
+		return child_fail("the automount is not mounted in our namespace");
+	if (mount(NULL, "/tmp/dbg/tracing", NULL, MS_REMOUNT | MS_BIND, NULL))
+		return child_fail("clearing nosuid,nodev,noexec of our own automount: %m");
+	return 0;
+}
+
+/*
+ * Mount flags become locked when propagated from a more privileged to a less privileged mount
+ * namespace, and only there (mount_namespaces(7) "Restrictions on mount namespaces"), also for
+ * an automount that a process of the less privileged namespace triggers through a descriptor of
+ * the more privileged mount: its copy there refuses clearing nosuid,nodev,noexec with EPERM,
+ * the original clears them (fix "namespace: handle mount locking for automounts correctly",
+ * Debian 6.1.192, 6.12.115 and 7.2.11: before it the lock went to the original, as the upstream
+ * selftest umount_propagation/locked_mount automount_locked_in_the_triggering_namespace finds;
+ * unfixed in 6.18.y as of 6.18.44).  Real root: debugfs mounts only in the initial user
+ * namespace.
+ */
+TEST(automount_flags_locked_only_in_less_privileged_copy)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	NS_NEED_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, automount_lock_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	ASSERT_EQ(0, rc);
+}
+
+/*
+ * In a less privileged copy, where the tracefs automount under /tmp/dbg is locked: a recursive
+ * bind of /tmp/dbg on /tmp/x carries the lock to the automount's copy but not to its own root;
+ * the umount of that root, our working directory, is EBUSY and leaves the locked automount.
+ */
+static int locked_automount_child(void *arg)
+{
+	struct stat root, st;
+	int err;
+
+	(void)arg;
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	if (mount("/tmp/dbg", "/tmp/x", NULL, MS_BIND | MS_REC, NULL))
+		return child_fail("recursive bind of /tmp/dbg on /tmp/x: %m");
+	if (!umount2("/tmp/x/tracing", 0))
+		return child_fail("umount2() of the automount's copy in the bind succeeded");
+	if (errno != EINVAL)
+		return child_fail("umount2() of the locked automount's copy: %m, expected EINVAL");
+	if (chdir("/tmp/x"))
+		return child_fail("chdir /tmp/x: %m");
+	if (!umount2("/tmp/x", 0))
+		return child_fail("umount2(/tmp/x), our working directory, succeeded");
+	if (errno != EBUSY)
+		return child_fail("umount2(/tmp/x), our working directory: %m, expected EBUSY");
+	if (stat("/tmp/x", &root) || fstatat(AT_FDCWD, "/tmp/x/tracing", &st, AT_NO_AUTOMOUNT))
+		return child_fail("stat /tmp/x and /tmp/x/tracing: %m");
+	if (st.st_dev == root.st_dev)
+		return child_fail("the locked automount under /tmp/x went with the refused umount");
+	return 0;
+}
+
+static int locked_automount_worker(void *arg)
+{
+	struct stat st;
+	pid_t pid;
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/dbg", 0755) || mkdir("/tmp/x", 0755))
+		return child_fail("mkdir: %m");
+	err = mnt_debugfs_automount("/tmp/dbg", DBG_FLAGS);
+	if (err == -ENODEV || err == -ENOENT)
+		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
+				     "(added in 4.1)");
+	if (err) {
+		errno = -err;
+		return child_fail("debugfs on /tmp/dbg: %m");
+	}
+	/* Triggered here, the automount is in the tree the less privileged copy gets. */
+	if (stat("/tmp/dbg/tracing/.", &st) || mnt_we_see("/tmp/dbg/tracing") != 1)
+		return child_fail("trigger the automount: %m");
+	pid = ns_clone(0);
+	if (pid == 0)
+		_exit(locked_automount_child(NULL));
+	if (pid < 0)
+		return child_fail("fork: %m");
+	return ns_wait(pid, NS_WAIT_MS);
+}
+
+/*
+ * Mounts that come together from a more privileged mount namespace are locked together and
+ * cannot be taken apart in the less privileged one (mount_namespaces(7) "Restrictions on mount
+ * namespaces"), automounts included: a refused (EBUSY) umount of an unlocked bind above a
+ * locked automount must not take the automount with it, as expiring the bind's submounts did
+ * (fix "namespace: never expire a locked mount", Debian 6.12.117 and 7.2.11; the upstream
+ * selftest umount_propagation/locked_mount umount_of_a_bind_leaves_a_locked_automount_alone;
+ * unfixed in 6.18.y as of 6.18.44).  Real root: debugfs mounts only in the initial user
+ * namespace.
+ */
+TEST(refused_umount_leaves_locked_automount_below)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	NS_NEED_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, locked_automount_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN

@@ -19,10 +19,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -706,6 +711,317 @@ TEST_F(peers, move_of_shared_or_slave_mount_follows_the_table)
 	ASSERT_EQ(0, mount(sl, mnt_subpath(sy, self->s, "y"), NULL, MS_MOVE, NULL));
 	EXPECT_EQ(0, mnt_we_see(sl));
 	expect_slave_and_shared(_metadata, sy, mnt_subpath(dy, e, "y"), m, mgroup);
+}
+
+/* --- a busy copy that a propagated umount would pull out ------------------- */
+
+static int count_id(const struct mnt_info *m, void *arg)
+{
+	int *want = arg;
+
+	if (m->id == want[0])
+		want[1]++;
+	return 0;
+}
+
+/* How many lines of our mountinfo carry mount id @id (0 or 1), or -errno. */
+static int mounts_with_id(int id)
+{
+	int want[2] = { id, 0 }, err = mnt_info_each(0, count_id, want);
+
+	return err ? err : want[1];
+}
+
+static int busy_copy_worker(void *arg)
+{
+	const char *base = "/tmp/base", *victim = "/tmp/base/victim";
+	int ours = -1, other = -1, tree = -1, rc = 1, n;
+	struct statx stx;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir(base, 0755) || mnt_tmpfs(base, 0) || mnt_set_propagation(base, MS_SHARED) ||
+	    mkdir(victim, 0755) || mnt_tmpfs(victim, 0))
+		return child_fail("a shared base with a victim tmpfs on it");
+	ours = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (ours < 0)
+		return child_fail("open our mount namespace: %m");
+	/* The other namespace: base' and victim' are slaves of ours. */
+	if (unshare(CLONE_NEWNS) || mount("", "/", NULL, MS_REC | MS_SLAVE, NULL)) {
+		child_fail("a slave mount namespace: %m");
+		goto out;
+	}
+	other = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (other < 0) {
+		child_fail("open the other mount namespace: %m");
+		goto out;
+	}
+	/* The probe: a known flag reaches the lookup of a missing source. */
+	if (!syscall(__NR_move_mount, AT_FDCWD, "/tmp/nsconform-missing", AT_FDCWD, victim,
+		     MOVE_MOUNT_BENEATH)) {
+		child_fail("MOVE_MOUNT_BENEATH from a missing path succeeded");
+		goto out;
+	}
+	if (errno == EINVAL || errno == ENOSYS) {
+		rc = ns_child_skip("move_mount(MOVE_MOUNT_BENEATH) not supported by this kernel "
+				   "(added in 6.5)");
+		goto out;
+	}
+	/* A copy T of base' goes beneath victim': the copy a umount of victim would take. */
+	tree = ns_open_tree(AT_FDCWD, base, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (tree < 0 || syscall(__NR_move_mount, tree, "", AT_FDCWD, victim,
+				MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_BENEATH)) {
+		child_fail("a recursive copy of base moved beneath victim': %m");
+		goto out;
+	}
+	if (statx(tree, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) || !(stx.stx_mask & STATX_MNT_ID)) {
+		child_fail("statx(STATX_MNT_ID) of the copy: %m");
+		goto out;
+	}
+	if (setns(ours, CLONE_NEWNS)) {
+		child_fail("setns() back to our namespace: %m");
+		goto out;
+	}
+	/* The input the fix refuses: T is held open by our descriptor. */
+	if (!umount2(victim, 0)) {
+		child_fail("umount2(victim) succeeded while the copy beneath victim' was open");
+		goto out;
+	}
+	if (errno != EBUSY) {
+		child_fail("umount2(victim) with the copy beneath victim' open: %m, expected EBUSY");
+		goto out;
+	}
+	if (mnt_we_see(victim) != 1 || setns(other, CLONE_NEWNS)) {
+		child_fail("victim gone after EBUSY, or setns() to the other namespace: %m");
+		goto out;
+	}
+	n = mounts_with_id((int)stx.stx_mnt_id);
+	if (n != 1) {
+		child_fail("the open copy (mount %llu) after the refused umount: %d lines of "
+			   "mountinfo, expected 1", (unsigned long long)stx.stx_mnt_id, n);
+		goto out;
+	}
+	/* The input the fix leaves alone: closed, the umount goes through. */
+	close(tree);
+	tree = -1;
+	if (setns(ours, CLONE_NEWNS)) {
+		child_fail("setns() back to our namespace: %m");
+		goto out;
+	}
+	if (umount2(victim, 0)) {
+		child_fail("umount2(victim) once the copy was closed: %m");
+		goto out;
+	}
+	if (mnt_we_see(victim) != 0) {
+		child_fail("victim still mounted after its umount");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (tree >= 0)
+		close(tree);
+	if (other >= 0)
+		close(other);
+	close(ours);
+	return rc;
+}
+
+/*
+ * A umount fails with EBUSY when a mount it would take away is in use, and a propagated umount
+ * takes the copies in the receiving mounts at the same mount point (umount(2) ERRORS: EBUSY
+ * "target could not be unmounted because it is busy"; mount_namespaces(7) "Unmount
+ * semantics"): with a recursive copy of the shared parent moved beneath the slave copy of the
+ * victim and held open by a descriptor, umount2(victim) is EBUSY and the copy stays mounted;
+ * closed, the umount succeeds (fix "fs: don't silently unmount busy mounts", Debian 7.2.11 and
+ * 6.12.117: before it the open copy was pulled out and the umount succeeded, as the upstream
+ * selftest umount_propagation/busy_copy_pulled_out finds; unfixed in 6.18.y as of 6.18.44).
+ */
+TEST(propagated_umount_of_busy_copy_ebusy)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, busy_copy_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_BENEATH)", "6.5");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- a busy mount that unmounting shrinkable submounts moves into reach -------- */
+
+static bool is_tmpfs(const char *path)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == 0x01021994 /* TMPFS_MAGIC */;
+}
+
+static int shrink_busy_worker(void *arg)
+{
+	const char *am = "/tmp/dbg/tracing", *r = "/tmp/p2/options";
+	char cwd[MNT_PATH_MAX];
+	int err, fan, nsfd;
+	struct stat st;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	/*
+	 * Our mount namespace watched for mount events, as a container manager would: the
+	 * detached mounts are then queued for notification too (6.14; without, the same input).
+	 */
+	fan = fanotify_init(FAN_REPORT_MNT, O_RDONLY);
+	if (fan >= 0) {
+		nsfd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0 || fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MNTNS,
+					      FAN_MNT_ATTACH | FAN_MNT_DETACH, nsfd, NULL))
+			return child_fail("watch our mount namespace for mount events: %m");
+		close(nsfd);
+	}
+	if (mkdir("/tmp/dbg", 0755) || mkdir("/tmp/p", 0755) || mkdir("/tmp/p1", 0755) ||
+	    mkdir("/tmp/p2", 0755))
+		return child_fail("mkdir: %m");
+	err = mnt_debugfs_automount("/tmp/dbg", 0);
+	if (err == -ENODEV || err == -ENOENT)
+		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
+				     "(added in 4.1)");
+	if (err) {
+		errno = -err;
+		return child_fail("debugfs on /tmp/dbg: %m");
+	}
+	if (stat("/tmp/dbg/tracing/.", &st))
+		return child_fail("trigger the automount: %m");
+	/* P shared, P1 its slave and shared, P2 a peer of P1: all binds of the automount. */
+	if (mount(am, "/tmp/p", NULL, MS_BIND, NULL) || mnt_set_propagation("/tmp/p", MS_SHARED) ||
+	    mount("/tmp/p", "/tmp/p1", NULL, MS_BIND, NULL) ||
+	    mnt_set_propagation("/tmp/p1", MS_SLAVE) || mnt_set_propagation("/tmp/p1", MS_SHARED) ||
+	    mount("/tmp/p1", "/tmp/p2", NULL, MS_BIND, NULL))
+		return child_fail("P, P1 and P2");
+	/* B, shrinkable, on P/options: its copies land on P1/options and P2/options. */
+	if (mount(am, "/tmp/p/options", NULL, MS_BIND, NULL) || mnt_we_see(r) != 1)
+		return child_fail("B on /tmp/p/options and its copy on %s: %m", r);
+	/* R, a tmpfs on the copy in P2, made busy as our working directory. */
+	if (mnt_set_propagation(r, MS_PRIVATE) || mount("R", r, "tmpfs", 0, NULL) || chdir(r))
+		return child_fail("R on %s as our working directory: %m", r);
+	/* P, with B on it, moved into P1. */
+	if (mount("/tmp/p", "/tmp/p1/instances", NULL, MS_MOVE, NULL))
+		return child_fail("move P to /tmp/p1/instances: %m");
+	if (!is_tmpfs(r))
+		return child_fail("R is not on %s before the umount", r);
+	if (!umount2("/tmp/p1", 0))
+		return child_fail("umount2(/tmp/p1) succeeded with R, our working directory, "
+				  "in reach");
+	if (errno != EBUSY)
+		return child_fail("umount2(/tmp/p1) with R busy: %m, expected EBUSY");
+	if (!is_tmpfs(r) || !getcwd(cwd, sizeof(cwd)) || strcmp(cwd, r))
+		return child_fail("R, our working directory, did not stay on %s after EBUSY", r);
+	if (fan >= 0)
+		close(fan);
+	return 0;
+}
+
+/*
+ * A umount that would unmount a busy mount fails with EBUSY and unmounts nothing in use
+ * (umount(2) ERRORS: EBUSY), also when the unmounting of shrinkable submounts (automounts and
+ * their binds) first moves a busy mount into the reach of a propagated umount: R, our working
+ * directory, on a copy of such a submount in a peer of the target stays mounted (fix
+ * "namespace: check a submount for references right before unmounting it", Debian 6.1.192,
+ * 6.12.113 and 7.2.11: before it the umount succeeded and took R with it, as the upstream
+ * selftest umount_propagation/shrink_submounts busy_mount_moved_into_reach finds; unfixed in
+ * 6.18.y as of 6.18.44; on Debian 6.18.15, with the namespace watched by fanotify, the same
+ * umount WARNs in fsnotify_mnt() and the next umount hangs on namespace_sem).  Real root:
+ * debugfs mounts only in the initial user namespace.
+ */
+TEST(umount_of_shrinkable_tree_keeps_busy_mount_ebusy)
+{
+	int rc;
+
+	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
+	rc = ns_run_admin(CLONE_NEWNS, shrink_busy_worker, NULL);
+	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	ASSERT_EQ(0, rc);
+}
+
+/* --- a recursive bind that would carry a namespace's own file into it ------ */
+
+static int rbind_loop_worker(void *arg)
+{
+	struct ns_sync s;
+	char src[64];
+	cpu_set_t cpu;
+	int fd, rc;
+	pid_t pid;
+
+	(void)arg;
+	/* The child's namespace must be the newer one: one CPU for 6.18's per-CPU id batches. */
+	CPU_ZERO(&cpu);
+	CPU_SET(sched_getcpu(), &cpu);
+	if (sched_setaffinity(0, sizeof(cpu), &cpu) || unshare(CLONE_NEWNS))
+		return child_fail("one CPU and a mount namespace of our own: %m");
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mnt_touch("/tmp/x") || mkdir("/tmp/y", 0755) ||
+	    mount("/proc/self/ns/net", "/tmp/x", NULL, MS_BIND, NULL))
+		return child_fail("M, our network namespace file bound on /tmp/x: %m");
+	fd = open("/tmp/x", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open /tmp/x: %m");
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &s);
+	if (pid == 0) {
+		/* In the newer namespace, once its own file sits on M in ours. */
+		if (ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS))
+			_exit(child_fail("no word from the parent"));
+		snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		if (mnt_tmpfs("/tmp/y", 0) || mnt_touch("/tmp/y/f"))
+			_exit(child_fail("a tmpfs on /tmp/y with a file f"));
+		if (!mount(src, "/tmp/y/f", NULL, MS_BIND | MS_REC, NULL))
+			_exit(child_fail("a recursive bind of M, with our own mount namespace file "
+					 "on top, succeeded"));
+		if (errno != EINVAL)
+			_exit(child_fail("a recursive bind of M with our own mount namespace file "
+					 "on top: %m, expected EINVAL"));
+		if (mount(src, "/tmp/y/f", NULL, MS_BIND, NULL))
+			_exit(child_fail("a plain bind of M: %m"));
+		_exit(0);
+	}
+	if (pid < 0) {
+		close(fd);
+		return child_fail("a child in a new mount namespace: %m");
+	}
+	snprintf(src, sizeof(src), "/proc/%d/ns/mnt", pid);
+	rc = mount(src, "/tmp/x", NULL, MS_BIND, NULL);
+	if (rc)
+		child_fail("bind the newer mount namespace's file on M: %m");
+	else
+		ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	if (rc) {
+		ns_wait(pid, NS_WAIT_MS);
+		close(fd);
+		return 1;
+	}
+	rc = ns_wait(pid, NS_WAIT_MS);
+	close(fd);
+	return rc ? child_fail("the child in the newer namespace failed (exit %d)", rc) : 0;
+}
+
+/*
+ * A mount namespace file binds only into an older mount namespace than its own, so that no
+ * namespace pins itself (linux:4ce5d2b1a8fd "vfs: Don't copy mount bind mounts of
+ * /proc/<pid>/ns/mnt between namespaces", mnt_ns_loop()); a recursive bind of a mount from
+ * another namespace copies what is stacked on it there, and is refused with EINVAL when that
+ * includes the file of the caller's own namespace, while a plain bind of the same mount works
+ * (fix "namespace: check a recursive bind mount for mount namespace loops", Debian 7.2.11 and
+ * a 6.18.y after 6.18.15: before it the recursive bind succeeded, as the upstream selftest
+ * mount_cycle/nsfs_rbind_loop own_ns_file_below_foreign_source finds on 6.18.15).
+ */
+TEST(recursive_bind_carrying_own_ns_file_einval)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(0, rbind_loop_worker, NULL);
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN

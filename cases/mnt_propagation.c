@@ -13,7 +13,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -311,6 +316,141 @@ TEST_F(prop, slave_and_shared_forwards_master_events)
 	EXPECT_EQ(1, mnt_peer_sees(&p, self->c1));
 	EXPECT_EQ(0, mnt_we_see(self->c1));
 	EXPECT_EQ(0, mnt_peer_stop(&p));
+}
+
+/* --- a propagated copy that arrives without its ns-file overmount ----------- */
+
+/* Create @path holding @text: 0, or the value of child_fail(). */
+static int put_file(const char *path, const char *text)
+{
+	int err = mnt_touch(path);
+
+	if (!err)
+		err = ns_write_file(path, text);
+	if (err) {
+		errno = -err;
+		return child_fail("write %s: %m", path);
+	}
+	return 0;
+}
+
+/* 0 when @path reads @want; else the value of child_fail() naming @when. */
+static int reads(const char *path, const char *want, const char *when)
+{
+	char buf[16];
+	int err = ns_read_file(path, buf, sizeof(buf));
+
+	if (err < 0) {
+		errno = -err;
+		return child_fail("%s: read %s: %m, expected \"%s\"", when, path, want);
+	}
+	if (strcmp(buf, want))
+		return child_fail("%s: %s reads \"%s\", expected \"%s\"", when, path, buf, want);
+	return 0;
+}
+
+/*
+ * Move the bind mount of file /tmp/s/@name (the mount at /tmp/s/@name.m), with the mount
+ * namespace file @nsfile bound on top of it when not NULL, onto /tmp/A/@name, and check
+ * that in the slave B the mount on /tmp/B/@name (a bind of a file reading "Q") stays on top
+ * of the copy and, unmounted, uncovers it.
+ */
+static int move_under_slave_cover(const char *name, const char *nsfile)
+{
+	char src[MNT_PATH_MAX], at[MNT_PATH_MAX], a[MNT_PATH_MAX], b[MNT_PATH_MAX];
+	int fd, rc = 1;
+
+	snprintf(src, sizeof(src), "/tmp/s/%s", name);
+	snprintf(at, sizeof(at), "/tmp/s/%s.m", name);
+	snprintf(a, sizeof(a), "/tmp/A/%s", name);
+	snprintf(b, sizeof(b), "/tmp/B/%s", name);
+	if (put_file(src, "S") || put_file(at, "f") || put_file(a, "A"))
+		return 1;
+	if (mount("/tmp/q", b, NULL, MS_BIND, NULL) || mount(src, at, NULL, MS_BIND, NULL))
+		return child_fail("the cover on %s and the mount on %s: %m", b, at);
+	fd = open(at, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open %s: %m", at);
+	if (nsfile && mount(nsfile, at, NULL, MS_BIND, NULL)) {
+		child_fail("bind %s on %s: %m", nsfile, at);
+		goto out;
+	}
+	if (reads(b, "Q", "before the move"))
+		goto out;
+	if (syscall(__NR_move_mount, fd, "", AT_FDCWD, a, MOVE_MOUNT_F_EMPTY_PATH)) {
+		child_fail("move_mount of %s onto %s: %m", at, a);
+		goto out;
+	}
+	if (reads(b, "Q", nsfile ? "after the move of a mount with a mount ns file on top" :
+		  "after the move"))
+		goto out;
+	if (umount2(b, 0)) {
+		child_fail("umount2(%s), the cover in the slave: %m", b);
+		goto out;
+	}
+	rc = reads(b, "S", "once the cover is gone");
+out:
+	close(fd);
+	return rc;
+}
+
+static int ns_file_cover_worker(void *arg)
+{
+	char nsfile[64];
+	struct ns_holder h;
+	cpu_set_t cpu;
+	int rc;
+
+	(void)arg;
+	/*
+	 * A mount namespace file binds only into an older namespace; keep ours and the
+	 * newer one on one CPU, so that 6.18's per-CPU batches of namespace ids cannot
+	 * order them the other way (nsfs_lifetime/mnt_ns_file_binds_into_older_ns).
+	 */
+	CPU_ZERO(&cpu);
+	CPU_SET(sched_getcpu(), &cpu);
+	if (sched_setaffinity(0, sizeof(cpu), &cpu) || unshare(CLONE_NEWNS))
+		return child_fail("one CPU and a mount namespace of our own: %m");
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/A", 0755) || mkdir("/tmp/B", 0755) || mkdir("/tmp/s", 0755))
+		return child_fail("mkdir: %m");
+	if (mnt_tmpfs("/tmp/A", 0) || mnt_set_propagation("/tmp/A", MS_SHARED) ||
+	    mount("/tmp/A", "/tmp/B", NULL, MS_BIND, NULL) ||
+	    mnt_set_propagation("/tmp/B", MS_SLAVE) || mnt_tmpfs("/tmp/s", 0))
+		return child_fail("A shared, B its slave, s a tmpfs");
+	if (put_file("/tmp/q", "Q"))
+		return 1;
+	/* The input the fix leaves alone: the moved mount has nothing on top. */
+	if (move_under_slave_cover("plain", NULL))
+		return 1;
+	if (ns_holder_start(&h, CLONE_NEWNS, NULL, NULL))
+		return child_fail("a newer mount namespace");
+	snprintf(nsfile, sizeof(nsfile), "/proc/%d/ns/mnt", h.pid);
+	/* The input the fix changes: a mount namespace file on top, left out of the copy. */
+	rc = move_under_slave_cover("nsfile", nsfile);
+	if (ns_holder_stop(&h) && !rc)
+		rc = child_fail("the holder of the newer namespace failed");
+	return rc;
+}
+
+/*
+ * A mount propagated to a slave's mount point where a mount already sits goes beneath it: the
+ * existing mount stays on top and, unmounted, uncovers the copy (mount_namespaces(7) "Shared
+ * subtrees"; linux:1064f874abc0 "mnt: Tuck mounts under others instead of creating shadow/side
+ * mounts."), also when the moved mount has a mount namespace file bound on top of it, which
+ * the copy leaves out (fix "namespace: look at the topmost mount for a mount namespace file",
+ * Debian 7.2.11: before it the copy went on top of the existing mount, which could then not be
+ * unmounted, as the upstream selftest mount_cycle/overmount_ns_file finds; unfixed in 6.18.y as
+ * of 6.18.44).
+ */
+TEST(propagated_copy_goes_beneath_existing_mount_without_ns_file)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(0, ns_file_cover_worker, NULL);
+	ASSERT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN
