@@ -391,7 +391,7 @@ TEST(automount_flags_locked_only_in_less_privileged_copy)
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	NS_NEED_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, automount_lock_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	NS_NEED_FEATURE(NS_F_TRACEFS_AUTOMOUNT, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -477,7 +477,7 @@ TEST(refused_umount_leaves_locked_automount_below)
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	NS_NEED_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, locked_automount_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	NS_NEED_FEATURE(NS_F_TRACEFS_AUTOMOUNT, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 

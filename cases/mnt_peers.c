@@ -843,7 +843,7 @@ TEST(propagated_umount_of_busy_copy_ebusy)
 
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNS, busy_copy_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "move_mount(MOVE_MOUNT_BENEATH)", "6.5");
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
@@ -938,7 +938,7 @@ TEST(umount_of_shrinkable_tree_keeps_busy_mount_ebusy)
 
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	rc = ns_run_admin(CLONE_NEWNS, shrink_busy_worker, NULL);
-	NS_NEED_FEATURE(rc == NS_CHILD_SKIP, "debugfs with the tracefs automount", "4.1");
+	NS_NEED_FEATURE(NS_F_TRACEFS_AUTOMOUNT, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
 
