@@ -347,8 +347,7 @@ static int automount_lock_worker(void *arg)
 		return child_fail("mkdir /tmp/dbg: %m");
 	err = mnt_debugfs_automount("/tmp/dbg", DBG_FLAGS);
 	if (err == -ENODEV || err == -ENOENT)
-		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
-				     "(added in 4.1)");
+		return ns_child_lacks(NS_F_TRACEFS_AUTOMOUNT);
 	if (err || mnt_set_propagation("/tmp/dbg", MS_SHARED)) {
 		errno = -err;
 		return child_fail("a shared debugfs on /tmp/dbg: %m");
@@ -443,8 +442,7 @@ static int locked_automount_worker(void *arg)
 		return child_fail("mkdir: %m");
 	err = mnt_debugfs_automount("/tmp/dbg", DBG_FLAGS);
 	if (err == -ENODEV || err == -ENOENT)
-		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
-				     "(added in 4.1)");
+		return ns_child_lacks(NS_F_TRACEFS_AUTOMOUNT);
 	if (err) {
 		errno = -err;
 		return child_fail("debugfs on /tmp/dbg: %m");

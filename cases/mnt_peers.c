@@ -764,8 +764,7 @@ static int busy_copy_worker(void *arg)
 		goto out;
 	}
 	if (errno == EINVAL || errno == ENOSYS) {
-		rc = ns_child_skip("move_mount(MOVE_MOUNT_BENEATH) not supported by this kernel "
-				   "(added in 6.5)");
+		rc = ns_child_lacks(NS_F_MOVE_MOUNT_BENEATH);
 		goto out;
 	}
 	/* A copy T of base' goes beneath victim': the copy a umount of victim would take. */
@@ -883,8 +882,7 @@ static int shrink_busy_worker(void *arg)
 		return child_fail("mkdir: %m");
 	err = mnt_debugfs_automount("/tmp/dbg", 0);
 	if (err == -ENODEV || err == -ENOENT)
-		return ns_child_skip("debugfs with the tracefs automount not in this kernel "
-				     "(added in 4.1)");
+		return ns_child_lacks(NS_F_TRACEFS_AUTOMOUNT);
 	if (err) {
 		errno = -err;
 		return child_fail("debugfs on /tmp/dbg: %m");
