@@ -42,7 +42,8 @@ is "results: exit 0 with --kernel" $? 0
 "$top/harness/verdicts" "$scratch/r/log" > "$scratch/v.log"
 "$top/harness/verdicts" "$scratch/r/res" > "$scratch/v.res"
 check "results: the same verdicts as from the log" cmp "$scratch/v.log" "$scratch/v.res"
-like "results: a fixture's test keeps its name" "$scratch/r/res/6.12.90+deb13-amd64/root/cgroup.tap" \
+like "results: a fixture's test keeps its name" \
+	"$scratch/r/res/6.12.90+deb13-amd64/root/cgroup.tap" \
 	'^ok [0-9]+ cg\.other_processes_paths_relative_to_ns_root$'
 # lava/run-tests gave the known deviation its reference (lava-test-reference).
 like "the recorded known deviation carries its reference" "$fx/results.yaml" \
