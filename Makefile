@@ -29,6 +29,11 @@ CPPFLAGS_net_rules := $(CPPFLAGS_net)
 LDLIBS_net_phys := $(LDLIBS_net)
 CPPFLAGS_net_phys := $(CPPFLAGS_net)
 
+# ARCH=i386 (build/compat) or ARCH=arm64 (build/arm64): harness/arch.mk.
+ifneq ($(filter-out amd64 x86_64,$(ARCH)),)
+include harness/arch.mk
+endif
+
 CASE_SRCS := $(sort $(wildcard cases/*.c))
 CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))
 FIXTURE_SRCS := $(sort $(wildcard fixtures/*.c))
@@ -64,7 +69,7 @@ LIBNL_NSS_FILTER := awk ' \
 
 .PHONY: all build deps headers check test quick selftest clean distclean help \
 	kernel kernels matrix bisect report findings findings-check sweep bench-sweep mutate soak \
-	bench-vm kselftest-export
+	bench-vm kselftest-export build-compat build-arm64
 
 all: build
 
@@ -247,6 +252,13 @@ kselftest-export:
 	@[ -n "$(DEST)" ] || { echo "usage: make kselftest-export" \
 		"DEST=<kernel-tree>/tools/testing/selftests/nsconform" >&2; exit 2; }
 	harness/kselftest-export $(DEST)
+
+# The case binaries as 32-bit x86 (the compat pass) and as arm64
+# (harness/arch.mk; make matrix ARCH=arm64).
+build-compat:
+	@$(MAKE) --no-print-directory build ARCH=i386
+build-arm64:
+	@$(MAKE) --no-print-directory build ARCH=arm64
 
 clean:
 	rm -rf $(BUILD)
