@@ -38,7 +38,7 @@ CPPFLAGS_net_rules := $(CPPFLAGS_net)
 CPPFLAGS_net_phys := $(CPPFLAGS_net)
 
 # The sysroot before the first object; the compiler named when missing.
-$(BUILD)/fixtures/%.o: | $(SYSROOT)/STAMP
+$(patsubst fixtures/%.c,$(BUILD)/fixtures/%.o,$(wildcard fixtures/*.c)): | $(SYSROOT)/STAMP
 $(SYSROOT)/STAMP:
 	@command -v $(firstword $(CC)) >/dev/null || { echo "ARCH=$(ARCH): $(firstword $(CC))" \
 		"is missing (apt-get install $(ARCH_NEEDS))" >&2; exit 1; }
