@@ -43,6 +43,11 @@ HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 HARNESS_BINS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
 SELFTEST_SRCS := $(sort $(wildcard harness/selftest/*.c))
 SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_SRCS))
+# Another architecture's build: the cases and the runner the guests need.
+ifneq ($(ARCH_BUILD),)
+HARNESS_BINS := $(BUILD)/harness/nsrun
+SELFTEST_BINS :=
+endif
 
 # Arguments passed through to the runners.
 RUN_ARGS ?=

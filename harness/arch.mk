@@ -29,6 +29,8 @@ else
 $(error unknown ARCH=$(ARCH): i386 (or compat) or arm64; leave it unset for amd64)
 endif
 
+# Only the cases and nsrun (the Makefile reads ARCH_BUILD).
+ARCH_BUILD := $(ARCH)
 SYSROOT := $(CACHE)/sysroot/$(ARCH)
 CPPFLAGS += -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/$(ARCH_TRIPLET)
 LDFLAGS += -L$(SYSROOT)/usr/lib/$(ARCH_TRIPLET)
