@@ -29,6 +29,11 @@ CPPFLAGS_net_rules := $(CPPFLAGS_net)
 LDLIBS_net_phys := $(LDLIBS_net)
 CPPFLAGS_net_phys := $(CPPFLAGS_net)
 
+# ARCH=i386 (build/compat) or ARCH=arm64 (build/arm64): harness/arch.mk.
+ifneq ($(filter-out amd64 x86_64,$(ARCH)),)
+include harness/arch.mk
+endif
+
 CASE_SRCS := $(sort $(wildcard cases/*.c))
 CASES := $(patsubst cases/%.c,$(BUILD)/cases/%,$(CASE_SRCS))
 FIXTURE_SRCS := $(sort $(wildcard fixtures/*.c))
@@ -38,6 +43,11 @@ HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 HARNESS_BINS := $(patsubst harness/%.c,$(BUILD)/harness/%,$(HARNESS_SRCS))
 SELFTEST_SRCS := $(sort $(wildcard harness/selftest/*.c))
 SELFTEST_BINS := $(patsubst harness/selftest/%.c,$(BUILD)/selftest/%,$(SELFTEST_SRCS))
+# Another architecture's build: the cases and the runner the guests need.
+ifneq ($(ARCH_BUILD),)
+HARNESS_BINS := $(BUILD)/harness/nsrun
+SELFTEST_BINS :=
+endif
 
 # Arguments passed through to the runners.
 RUN_ARGS ?=
@@ -64,7 +74,7 @@ LIBNL_NSS_FILTER := awk ' \
 
 .PHONY: all build deps headers check test quick selftest clean distclean help \
 	kernel kernels matrix bisect report findings findings-check sweep bench-sweep mutate soak \
-	bench-vm kselftest-export
+	bench-vm kselftest-export build-compat build-arm64
 
 all: build
 
@@ -89,6 +99,8 @@ help:
 	@echo "  make matrix KERNELS=\"5.10 6.1\"  run the suite in one QEMU guest per kernel"
 	@echo "  make matrix KERNELS=all        the newest release of every series (7.2:all: every 7.2 release)"
 	@echo "  make matrix RESUME=RUN-ID      finish an interrupted matrix run (the kernels it completed are kept)"
+	@echo "  make matrix ARCH=arm64 KERNELS=\"6.1 6.12\"  Debian's arm64 kernels in qemu-system-aarch64"
+	@echo "  make build-compat  the cases as 32-bit x86 binaries (build/compat: the compat pass)"
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
 	@echo "  make report       kernel x case matrix of results/latest"
@@ -137,8 +149,12 @@ $(BUILD)/selftest/%: harness/selftest/%.c $(FIXTURE_LIB) $(KSELFTEST_HEADERS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_LIB) $(LDLIBS)
 
+# The compat pass (harness/check) needs the 32-bit build; without it
+# (no gcc-multilib, no i386 packages) harness/check says SKIP and why.
 check: deps
 	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build-compat || \
+		echo "nsconform: the 32-bit build failed: the compat pass will SKIP" >&2
 	harness/check $(RUN_ARGS)
 
 selftest: deps
@@ -191,6 +207,7 @@ endif
 matrix: deps
 	@$(MAKE) --no-print-directory build
 	@MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) \
+		$(if $(filter arm64,$(ARCH)),--arch arm64) \
 		$(if $(RESUME),--resume $(RESUME)) $(RUN_ARGS) $(if $(RESUME),,$(KERNELS))
 
 # Bisect across Debian releases: CASE=binary/test and SERIES=7.2 (every
@@ -253,6 +270,13 @@ kselftest-export:
 	@[ -n "$(DEST)" ] || { echo "usage: make kselftest-export" \
 		"DEST=<kernel-tree>/tools/testing/selftests/nsconform" >&2; exit 2; }
 	harness/kselftest-export $(DEST)
+
+# The case binaries as 32-bit x86 (the compat pass) and as arm64
+# (harness/arch.mk; make matrix ARCH=arm64).
+build-compat:
+	@$(MAKE) --no-print-directory build ARCH=i386
+build-arm64:
+	@$(MAKE) --no-print-directory build ARCH=arm64
 
 clean:
 	rm -rf $(BUILD)

@@ -244,43 +244,46 @@ static const char *const ipc_sysctls[] = {
 	"/proc/sys/fs/mqueue/msg_max",
 };
 
-/* kernel.shmmax does not fit a long: these sysctls are read as unsigned. */
-static int read_ulong(const char *path, unsigned long *v)
+/*
+ * kernel.shmmax does not fit a long: these sysctls are read as unsigned, and
+ * 64-bit: a 32-bit caller (the compat pass) reads the 64-bit kernel's value.
+ */
+static int read_u64(const char *path, unsigned long long *v)
 {
 	char buf[32], *end;
 
 	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	errno = 0;
-	*v = strtoul(buf, &end, 10);
+	*v = strtoull(buf, &end, 10);
 	return errno || end == buf ? -1 : 0;
 }
 
-static int write_ulong(const char *path, unsigned long v)
+static int write_u64(const char *path, unsigned long long v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%lu", v);
+	snprintf(buf, sizeof(buf), "%llu", v);
 	return ns_write_file(path, buf);
 }
 
 static int sysctl_child(void *p)
 {
-	const unsigned long *vals = p;
+	const unsigned long long *vals = p;
 
 	for (size_t i = 0; i < sizeof(ipc_sysctls) / sizeof(ipc_sysctls[0]); i++) {
-		unsigned long v;
+		unsigned long long v;
 		int err;
 
 		/* A new namespace does not inherit the creator's changed values. */
-		if (read_ulong(ipc_sysctls[i], &v) || v == vals[i])
-			return child_fail("%s is %lu in a new namespace, the creator's value",
+		if (read_u64(ipc_sysctls[i], &v) || v == vals[i])
+			return child_fail("%s is %llu in a new namespace, the creator's value",
 					  ipc_sysctls[i], v);
-		err = write_ulong(ipc_sysctls[i], vals[i] - 1);
+		err = write_u64(ipc_sysctls[i], vals[i] - 1);
 		if (err)
 			return child_fail("write %s: %s", ipc_sysctls[i], strerror(-err));
-		if (read_ulong(ipc_sysctls[i], &v) || v != vals[i] - 1)
-			return child_fail("%s reads %lu after writing %lu",
+		if (read_u64(ipc_sysctls[i], &v) || v != vals[i] - 1)
+			return child_fail("%s reads %llu after writing %llu",
 					  ipc_sysctls[i], v, vals[i] - 1);
 	}
 	return 0;
@@ -299,7 +302,7 @@ static int sysctl_child(void *p)
  */
 TEST(sysctls_per_namespace)
 {
-	unsigned long vals[3];
+	unsigned long long vals[3];
 	int rc;
 
 	NS_NEED_ADMIN_OR_USERNS();
@@ -311,12 +314,12 @@ TEST(sysctls_per_namespace)
 	}
 	ASSERT_EQ(0, private_ipc());
 	for (int i = 0; i < 3; i++) {
-		unsigned long v;
+		unsigned long long v;
 		int err;
 
-		ASSERT_EQ(0, read_ulong(ipc_sysctls[i], &v)) TH_LOG("read %s", ipc_sysctls[i]);
+		ASSERT_EQ(0, read_u64(ipc_sysctls[i], &v)) TH_LOG("read %s", ipc_sysctls[i]);
 		vals[i] = v / 2 + 7;
-		err = write_ulong(ipc_sysctls[i], vals[i]);
+		err = write_u64(ipc_sysctls[i], vals[i]);
 		ASSERT_EQ(0, err) TH_LOG("the owner of the IPC namespace (%s) writes %s: %s",
 					 ns_in_initial_userns() ? "real root" :
 					 "root of a user namespace", ipc_sysctls[i], strerror(-err));
@@ -325,9 +328,9 @@ TEST(sysctls_per_namespace)
 	EXPECT_EQ(0, rc);
 	/* The child's writes did not reach the parent's namespace. */
 	for (int i = 0; i < 3; i++) {
-		unsigned long v = 0;
+		unsigned long long v = 0;
 
-		EXPECT_EQ(0, read_ulong(ipc_sysctls[i], &v));
+		EXPECT_EQ(0, read_u64(ipc_sysctls[i], &v));
 		EXPECT_EQ(vals[i], v);
 	}
 }

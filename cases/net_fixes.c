@@ -626,7 +626,11 @@ static int dellink_name(int fd, int ifindex, char *name, size_t len)
 	char buf[16384];
 
 	while (poll(&p, 1, 2000) > 0) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		/*
+		 * 64 bits on every ABI: NLMSG_OK compares it with a __u32, which a
+		 * 32-bit ssize_t would make a signed/unsigned comparison.
+		 */
+		int64_t n = recv(fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *h;
 
 		if (n <= 0)

@@ -115,7 +115,12 @@ TEST(unshare_zero_changes_nothing)
 
 static int unshare_stray_bits(void *arg)
 {
-	static const unsigned long stray[] = { 0x1, SIGCHLD, 0x7f, 1UL << 32, 1UL << 63 };
+	/* A 32-bit caller (the compat pass) has no bits above 31 to pass. */
+	static const unsigned long stray[] = { 0x1, SIGCHLD, 0x7f,
+#if __SIZEOF_LONG__ > 4
+					       1UL << 32, 1UL << 63
+#endif
+	};
 	struct ns_ident before, now;
 
 	(void)arg;
@@ -136,8 +141,8 @@ static int unshare_stray_bits(void *arg)
 }
 
 /*
- * unshare() with a bit no flag uses (exit-signal bits, bits above 31) fails with EINVAL and changes
- * nothing (unshare(2) ERRORS).
+ * unshare() with a bit no flag uses (exit-signal bits, bits above 31 where unsigned long has
+ * them) fails with EINVAL and changes nothing (unshare(2) ERRORS).
  */
 TEST(unshare_stray_bits_einval)
 {

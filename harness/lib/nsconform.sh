@@ -7,6 +7,7 @@
 #   parse_pass P           the one accepted set: root, user, both, "root user";
 #                          sets passes ("root", "user" or "root user")
 #   find_cases [CASE...]   fills cases: the arguments, else every build/cases/*
+#                          (every $case_dir/* when the runner set case_dir)
 #   select_cases [--test PATTERN]... [--ns TYPE]...
 #                          keeps the case binaries and tests selected
 #                          (NSConform/Select.pm); sets case_args for them
@@ -41,7 +42,9 @@ find_cases() {
 	local c
 	cases=("$@")
 	if [ ${#cases[@]} = 0 ]; then
-		for c in "$top"/build/cases/*; do [ -x "$c" ] && [ -f "$c" ] && cases+=("$c"); done
+		for c in "${case_dir:-$top/build/cases}"/*; do
+			[ -x "$c" ] && [ -f "$c" ] && cases+=("$c")
+		done
 	fi
 	[ ${#cases[@]} -gt 0 ] || die "no case binaries (run make)"
 	for c in "${cases[@]}"; do

@@ -6,13 +6,33 @@
 # qemu_cmd ACCEL MEMORY KDIR INITRD APPEND SERIAL...: sets qcmd, the QEMU
 # command line of a guest: one vCPU, no devices but the serial ports named
 # (a file:PATH or none each, ttyS0 first), no reboot (a panic stops it);
-# named $qname when that is set.
+# named $qname when that is set.  guest_arch=arm64: the virt machine under
+# TCG (NSCONFORM_ARM64_CPU, default cortex-a57: -cpu max authenticates
+# pointers in software, much slower), its PL011 (ttyAMA0) the first port,
+# the others PCI serial ports (ttyS0...).
 qemu_cmd() {
-	local accel=$1 memory=$2 kdir=$3 initrd=$4 append=$5 cpu=max s
+	local accel=$1 memory=$2 kdir=$3 initrd=$4 append=$5 cpu=max s n=0
 	shift 5
 	[ "$accel" = kvm ] && cpu=host
 	qcmd=("$qemu")
 	[ -z "${qname:-}" ] || qcmd+=(-name "$qname")
+	if [ "${guest_arch:-amd64}" = arm64 ]; then
+		qcmd+=(-machine virt -accel tcg -cpu "${NSCONFORM_ARM64_CPU:-cortex-a57}")
+		qcmd+=(-smp "${qcpus:-1}" -m "$memory" -nodefaults -nographic -no-reboot)
+		qcmd+=(-netdev hubport,id=n0,hubid=0 -device e1000,netdev=n0)
+		qcmd+=(-serial "$1")
+		shift
+		for s; do
+			n=$((n + 1))
+			case "$s" in
+			file:*) qcmd+=(-chardev "file,id=s$n,path=${s#file:}") ;;
+			*) qcmd+=(-chardev "null,id=s$n") ;;
+			esac
+			qcmd+=(-device "pci-serial,chardev=s$n")
+		done
+		qcmd+=(-kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$append")
+		return
+	fi
 	qcmd+=(-accel "$accel" -cpu "$cpu" -smp "${qcpus:-1}" -m "$memory")
 	qcmd+=(-nodefaults -nographic -no-reboot)
 	# One PCI network card on a hub of its own (no host side): a physical

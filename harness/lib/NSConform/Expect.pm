@@ -98,8 +98,8 @@ sub load_expectations {
 		    if $st eq 'doc' && length $class && $class ne 'doc';
 		fatal("$file:$n: class doc goes with status doc")
 		    if $class eq 'doc' && $st ne 'doc';
-		fatal("$file:$n: unknown pass '$pass' (root, user or *)")
-		    unless $pass =~ /^(root|user|\*)$/;
+		fatal("$file:$n: unknown pass '$pass' (root, user, compat, compat-user or *)")
+		    unless $pass =~ /^(root|user|compat|compat-user|\*)$/;
 		my @ranges;
 		if ($range eq '*') {
 			@ranges = (['', '']);

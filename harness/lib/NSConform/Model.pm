@@ -81,13 +81,23 @@ sub cell {
 	return $col->{synthetic}{$id} = \%r;
 }
 
-# Column labels: "6.1/root", longer only when that is ambiguous.
+# The architecture a column's label names: none for x86_64 (the default),
+# Debian's name for the others (arm64, i386).
+sub arch_tag {
+	my $m = $_[0]{meta}{machine} // 'x86_64';
+	return $m eq 'x86_64' ? '' : $m eq 'aarch64' ? 'arm64' : $m =~ /^i[3-6]86$/ ? 'i386' : $m;
+}
+
+# Column labels: "6.1/root" ("6.1-arm64/root" for an arm64 kernel), longer
+# only when that is ambiguous.
 sub label_columns {
 	my ($cols) = @_;
 	my %runs = map { $_->{run} => 1 } @$cols;
 	for my $try (0 .. 3) {
 		for my $c (@$cols) {
-			my $k = $try % 2 == 0 ? short_kernel($c->{kernel}) : $c->{kernel};
+			my $t = arch_tag($c);
+			my $k = $try % 2 == 0 ? short_kernel($c->{kernel}) . ($t ? "-$t" : '')
+			    : $c->{kernel};
 			$k = "$c->{run}:$k" if $try >= 2 && keys %runs > 1;
 			$c->{label} = "$k/$c->{pass}";
 		}
@@ -105,7 +115,30 @@ sub prepare {
 	}
 	set_expectations($exps);
 	apply_expectations($cols);
+	compat_only($cols);
 	label_columns($cols);
+}
+
+# A failure of a compat pass (compat, compat-user: the 32-bit binaries) whose
+# test passed in the 64-bit pass of the same privilege on the same kernel
+# (root, user) is a finding of its own kind: a compat-path bug.  Its reason
+# says so; an expectation that covers it (PASS compat) wins.
+sub compat_only {
+	my ($cols) = @_;
+	my %by = map { ("$_->{run}\0$_->{dir}\0$_->{pass}" => $_) } @$cols;
+	for my $c (@$cols) {
+		my ($sib) = $c->{pass} =~ /^compat(-user)?$/ ? ($1 ? 'user' : 'root') : ();
+		next unless $sib;
+		my $s = $by{"$c->{run}\0$c->{dir}\0$sib"} or next;
+		for my $r (values %{$c->{results}}) {
+			next unless is_bad($r);
+			my $o = $s->{results}{$r->{id}};
+			next unless $o && $o->{status} eq 'pass';
+			$r->{compat_only} = $sib;
+			$r->{reason} = "compat-path bug: passes in the 64-bit $sib pass"
+			    . (length($r->{reason} // '') ? "; $r->{reason}" : '');
+		}
+	}
 }
 
 sub summarise {
@@ -298,8 +331,7 @@ sub grouped {
 
 sub sort_columns {
 	return sort { kernel_sort_key($a->{kernel}) cmp kernel_sort_key($b->{kernel})
-		      || ($a->{pass} eq 'root' ? 0 : 1) <=> ($b->{pass} eq 'root' ? 0 : 1)
-		      || $a->{pass} cmp $b->{pass} } @_;
+		      || NSConform::Results::pass_order($a->{pass}, $b->{pass}) } @_;
 }
 
 sub match_kernel {

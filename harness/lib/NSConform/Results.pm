@@ -347,8 +347,11 @@ sub case_ms {
 # Only this pass (harness/report --pass), when set.
 our $only_pass;
 
+# The passes in their order: root, user, then the compat passes (the 32-bit
+# binaries as root and unprivileged); others after them, by name.
+our %PASS_RANK = (root => 0, user => 1, compat => 2, 'compat-user' => 3);
 sub pass_order {
-	return ($_[0] eq 'root' ? 0 : 1) <=> ($_[1] eq 'root' ? 0 : 1) || $_[0] cmp $_[1];
+	return ($PASS_RANK{$_[0]} // 9) <=> ($PASS_RANK{$_[1]} // 9) || $_[0] cmp $_[1];
 }
 
 # The one-line reason a kernel could not be run: meta's error= (reason= is

@@ -82,14 +82,16 @@ sub matrix {
 					      kernel_source)});
 			$co{start_time} = rfc3339($m->{date}) if rfc3339($m->{date});
 			push @checkouts, \%co;
+			# The kernel's name of the architecture (arm64 for aarch64).
+			my $arch = ($m->{machine} // 'x86_64') =~ s/^aarch64$/arm64/r;
 			my %b = (id => $build, origin => $ORIGIN, checkout_id => $checkout,
-				 architecture => ($m->{machine} // 'x86_64') =~ s/[^a-z0-9_]//gr,
+				 architecture => $arch =~ s/[^a-z0-9_]//gr,
 				 status => 'PASS', comment => $c->{kernel},
 				 misc => {release => $c->{kernel}, where => $m->{where} // 'host',
 					  features => {map { $_->{feature} =>
 						$_->{on}{"$c->{run}/$c->{kernel}"} }
 						@{$features->{features}}}});
-			$b{config_name} = 'debian-' . ($m->{machine} // 'x86_64')
+			$b{config_name} = 'debian-' . $arch
 			    if ($m->{kernel_source} // '') eq 'debian';
 			my $cfg = file_url($c, 'config-ns');
 			$b{config_url} = $cfg if $cfg;
