@@ -684,7 +684,8 @@ static int install_filter(void)
 		return -1;
 	}
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
-		fprintf(stderr, "mutant: cannot install the seccomp filter (try --trace-all): %m\n");
+		fprintf(stderr, "mutant: cannot install the seccomp filter: %m"
+			" (--trace-all works without)\n");
 		return -1;
 	}
 	return 0;
