@@ -74,7 +74,7 @@ LIBNL_NSS_FILTER := awk ' \
 
 .PHONY: all build deps headers check test quick selftest clean distclean help \
 	kernel kernels matrix bisect report findings findings-check sweep bench-sweep mutate soak \
-	bench-vm kselftest-export build-compat build-arm64
+	bench-vm kselftest-export build-compat build-arm64 bench-mutate bench-check
 
 all: build
 
@@ -111,6 +111,8 @@ help:
 	@echo "  make findings-check  fail when fixtures/data/expectations and the sweep disagree"
 	@echo "  make bench-sweep  cold sweep time, and the warm time after one binary changed"
 	@echo "  make mutate       run the cases against 'lying kernel' mutants"
+	@echo "  make bench-mutate make mutate's time against the host passes (RUN_ARGS=... passed on)"
+	@echo "  make bench-check  both host passes' time against LTP's containers (LTP=BINARY)"
 	@echo "  make soak N=50    run the host suite N times and list verdicts that changed"
 	@echo "  make kselftest-export DEST=<linux>/tools/testing/selftests/nsconform"
 	@echo "                    write the suite as a kernel selftests target (TARGETS=nsconform)"
@@ -257,6 +259,14 @@ bench-sweep: deps
 mutate: deps
 	@$(MAKE) --no-print-directory build
 	harness/mutate $(RUN_ARGS)
+
+bench-mutate: deps
+	@$(MAKE) --no-print-directory build
+	harness/bench-mutate $(RUN_ARGS)
+
+bench-check: deps
+	@$(MAKE) --no-print-directory build
+	harness/bench-check $(if $(LTP),--ltp $(LTP))
 
 N ?= 50
 soak: deps

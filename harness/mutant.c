@@ -14,6 +14,21 @@
  *	trace but change nothing (the baseline of make mutate).
  *   mutant --strace --fake SYSCALL -- CASE
  *	the same fake through strace's --inject (a cross-check).
+ *   mutant --trace-all ...
+ *	stop the tracee at every system call (the slow way of old).
+ *
+ * The tracee stops only at the calls the mutation changes: before it
+ * runs the case, the child installs a seccomp filter that returns
+ * SECCOMP_RET_TRACE for those calls (clone, clone3 and unshare for
+ * --clear; the faked calls for --fake) and lets every other call through
+ * without a stop.  Where a change must be undone at the call's exit, that
+ * one call is resumed with PTRACE_SYSCALL.  Without CAP_SYS_ADMIN the
+ * filter needs no_new_privs, which an exec of a set-id or file-capability
+ * program notices: harness/mutate's traced baseline leaves such tests out.
+ * With --none the filter traces every call a mutant can change and one
+ * more TAP line names the mutants that would have changed something:
+ *	# mutant: profile: clear-uts clear-user fake-sethostname
+ * (harness/mutate runs a mutant only on the binaries whose profile names it).
  *
  * Every descendant is traced (PTRACE_O_TRACEFORK|VFORK|CLONE|EXEC), and
  * PTRACE_O_EXITKILL kills them all if the supervisor dies.  Whatever the
@@ -53,6 +68,8 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "nsconform.h"
 
@@ -135,7 +152,12 @@ static struct {
 	bool none;
 	bool use_strace;
 	bool no_sandbox;
+	bool trace_all;		/* stop at every call, not only the filter's */
 	unsigned long applied;
+	/* --none: what the case did that a mutant could change */
+	bool seen[MAX_NR];
+	unsigned long flags_new;	/* CLONE_NEW* seen in unshare() and clone3() */
+	unsigned long flags_clone;	/* ... and in clone() */
 } mut;
 
 static struct tracee *tracees;
@@ -144,7 +166,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mutant (--clear CLONE_NEWxxx | --fake SYSCALL | --none)\n"
-		"              [--strace] [--no-sandbox] -- CASE [ARGS...]\n"
+		"              [--strace] [--no-sandbox] [--trace-all] -- CASE [ARGS...]\n"
 		"Runs CASE and all its descendants under ptrace with one lie of the\n"
 		"kernel: --clear drops that namespace flag from clone(), clone3() and\n"
 		"unshare(); --fake makes SYSCALL return 0 without running it (may be\n"
@@ -152,6 +174,9 @@ static void usage(FILE *f)
 		"strace --inject instead of this supervisor.  With CAP_SYS_ADMIN it\n"
 		"first enters fresh mnt/uts/ipc/net/cgroup namespaces, so that no lie\n"
 		"reaches the caller's (--no-sandbox: only inside your own sandbox).\n"
+		"The case stops only at the calls the lie changes (a seccomp filter;\n"
+		"--trace-all: at every call).  --none also prints the mutants that\n"
+		"would have changed something: '# mutant: profile: clear-uts ...'.\n"
 		"Flags: CLONE_NEWNS NEWUTS NEWIPC NEWUSER NEWPID NEWNET NEWCGROUP\n"
 		"NEWTIME (or mnt uts ipc user pid net cgroup time).\n");
 }
@@ -172,13 +197,14 @@ static char **parse_opts(int argc, char **argv)
 		/* switches */
 		{ "none", no_argument, NULL, 'n' }, { "strace", no_argument, NULL, 's' },
 		{ "no-sandbox", no_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
+		{ "trace-all", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct ns_type *f;
 	int c, kinds = 0;
 	long nr;
 
-	while ((c = getopt_long(argc, argv, "+c:f:nsSh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:f:nsShA", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			f = ns_type_named(optarg);
@@ -207,6 +233,7 @@ static char **parse_opts(int argc, char **argv)
 		case 'n': mut.none = true; kinds++; break;
 		case 's': mut.use_strace = true; break;
 		case 'S': mut.no_sandbox = true; break;
+		case 'A': mut.trace_all = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -327,6 +354,26 @@ static void lie_arg0(struct tracee *t, struct user_regs_struct *r)
 		mut.applied++;
 }
 
+/* --none: note what a mutant could have changed in this call. */
+static void profile(struct tracee *t, long nr, const uint64_t *args)
+{
+	unsigned long w;
+
+	if (nr < MAX_NR)
+		mut.seen[nr] = true;
+	if (nr == SYS_unshare) {
+		mut.flags_new |= args[0];
+	} else if (nr == SYS_clone) {
+		mut.flags_clone |= args[0] & ~0xffUL;	/* the low byte: exit signal */
+	} else if (nr == SYS_clone3 && args[0] && args[1] >= sizeof(uint64_t)) {
+		errno = 0;
+		w = ptrace(PTRACE_PEEKDATA, t->pid, (void *)(unsigned long)args[0], NULL);
+		if (!errno)
+			mut.flags_new |= w;
+	}
+}
+
+/* At a syscall-entry stop or at the filter's stop (the same layout). */
 static void syscall_entry(struct tracee *t, const struct __ptrace_syscall_info *si)
 {
 	struct user_regs_struct r;
@@ -334,7 +381,13 @@ static void syscall_entry(struct tracee *t, const struct __ptrace_syscall_info *
 
 	t->pending.kind = R_NONE;
 	t->faking = false;
-	if (si->arch != AUDIT_ARCH_X86_64 || nr < 0 || get_regs(t->pid, &r))
+	if (si->arch != AUDIT_ARCH_X86_64 || nr < 0)
+		return;
+	if (mut.none) {
+		profile(t, nr, si->entry.args);
+		return;
+	}
+	if (get_regs(t->pid, &r))
 		return;
 	if (nr < MAX_NR && mut.fake[nr]) {
 		r.orig_rax = -1;	/* skip the call ... */
@@ -377,22 +430,31 @@ static void syscall_exit(struct tracee *t) { (void)t; }
 
 /* --- the supervisor loop ------------------------------------------------- */
 
-static void resume(pid_t pid, int sig)
+/*
+ * Resume a tracee: to its next stop of any kind with --trace-all, else to
+ * the filter's next stop, except that a call with something to undo at
+ * its exit (t->pending, t->faking) runs on to its syscall-exit stop.
+ */
+static void resume(pid_t pid, struct tracee *t, int sig)
 {
-	ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig);
+	bool exit_stop = mut.trace_all ||
+			 (t && (t->faking || t->pending.kind != R_NONE));
+
+	ptrace(exit_stop ? PTRACE_SYSCALL : PTRACE_CONT, pid, NULL, (void *)(long)sig);
 }
 
+/* A syscall-entry or -exit stop, or the filter's stop at a call's entry. */
 static void on_syscall_stop(struct tracee *t)
 {
 	struct __ptrace_syscall_info si;
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof(si), &si) > 0) {
-		if (si.op == PTRACE_SYSCALL_INFO_ENTRY)
+		if (si.op == PTRACE_SYSCALL_INFO_ENTRY || si.op == PTRACE_SYSCALL_INFO_SECCOMP)
 			syscall_entry(t, &si);
 		else if (si.op == PTRACE_SYSCALL_INFO_EXIT)
 			syscall_exit(t);
 	}
-	resume(t->pid, 0);
+	resume(t->pid, t, 0);
 }
 
 /* The parent's fork/vfork/clone event: the new child is now known. */
@@ -409,12 +471,12 @@ static void on_new_child(struct tracee *parent)
 		if (c->state == T_NEW_HELD) {
 			put_back(c->pid, &c->child);
 			c->state = T_RUNNING;
-			resume(c->pid, 0);
+			resume(c->pid, c, 0);
 		} else {
 			c->state = T_NEW_CLAIMED;
 		}
 	}
-	resume(parent->pid, 0);
+	resume(parent->pid, parent, 0);
 }
 
 /* A PTRACE_EVENT_STOP: a new child's first stop, a group-stop or an interrupt. */
@@ -428,13 +490,13 @@ static void on_event_stop(pid_t pid, struct tracee *t, int sig)
 	if (t->state == T_NEW_CLAIMED) {
 		put_back(pid, &t->child);
 		t->state = T_RUNNING;
-		resume(pid, 0);
+		resume(pid, t, 0);
 		return;
 	}
 	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
 		ptrace(PTRACE_LISTEN, pid, NULL, NULL);
 	else
-		resume(pid, 0);
+		resume(pid, t, 0);
 }
 
 static void on_stop(pid_t pid, int status)
@@ -448,7 +510,7 @@ static void on_stop(pid_t pid, int status)
 	}
 	if (!t)
 		t = add_tracee(pid, T_RUNNING);
-	if (sig == (SIGTRAP | 0x80)) {
+	if (sig == (SIGTRAP | 0x80) || event == PTRACE_EVENT_SECCOMP) {
 		on_syscall_stop(t);
 	} else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 		   event == PTRACE_EVENT_CLONE) {
@@ -459,11 +521,11 @@ static void on_stop(pid_t pid, int status)
 		/* A non-leader thread that execs takes over the leader's pid. */
 		if (!ptrace(PTRACE_GETEVENTMSG, pid, NULL, &old) && (pid_t)old != pid)
 			drop_tracee((pid_t)old);
-		resume(pid, 0);
+		resume(pid, t, 0);
 	} else if (event) {
-		resume(pid, 0);
+		resume(pid, t, 0);
 	} else {
-		resume(pid, sig);	/* signal-delivery-stop: deliver it */
+		resume(pid, t, sig);	/* signal-delivery-stop: deliver it */
 	}
 }
 
@@ -476,7 +538,7 @@ static void release_orphans(pid_t dead)
 	for (struct tracee *t = tracees; t; t = t->next) {
 		if (t->state == T_NEW_HELD && t->ppid == dead) {
 			t->state = T_RUNNING;
-			resume(t->pid, 0);
+			resume(t->pid, t, 0);
 		}
 	}
 }
@@ -510,8 +572,27 @@ static int supervise(pid_t child)
 	return code;
 }
 
+/* --none: the mutants that would have changed a call the case made. */
+static void report_profile(void)
+{
+	fprintf(stderr, "# mutant: profile:");
+	for (int i = 0; i < NS_NTYPES; i++) {
+		const struct ns_type *n = &ns_types[i];
+		unsigned long f = mut.flags_new | (n->legacy_clone ? mut.flags_clone : 0);
+
+		if (f & n->flag)
+			fprintf(stderr, " clear-%s", n->name);
+	}
+	for (size_t i = 0; i < sizeof(sys_names) / sizeof(sys_names[0]); i++)
+		if (mut.seen[sys_names[i].nr])
+			fprintf(stderr, " fake-%s", sys_names[i].name);
+	fprintf(stderr, "\n");
+}
+
 static void report(void)
 {
+	if (mut.none)
+		report_profile();
 	if (mut.none)
 		fprintf(stderr, "# mutant: none: applied 0\n");
 	else if (mut.clear)
@@ -552,6 +633,64 @@ static void exec_strace(char **argv)
 	exit(127);
 }
 
+/* Does the filter stop the case at @nr? */
+static bool filtered(long nr)
+{
+	if (nr == SYS_clone || nr == SYS_clone3 || nr == SYS_unshare)
+		return mut.clear || mut.none;
+	if (mut.none) {
+		for (size_t i = 0; i < sizeof(sys_names) / sizeof(sys_names[0]); i++)
+			if (sys_names[i].nr == nr)
+				return true;
+		return false;
+	}
+	return nr < MAX_NR && mut.fake[nr];
+}
+
+/*
+ * In the case's process, before its exec: SECCOMP_RET_TRACE for the calls
+ * the mutation changes (or --none profiles), SECCOMP_RET_ALLOW for the rest.
+ */
+static int install_filter(void)
+{
+	struct sock_filter f[MAX_NR + 8];
+	struct sock_fprog prog;
+	int n = 0, nrs = 0;
+	long nr;
+
+	for (nr = 0; nr < MAX_NR; nr++)
+		nrs += filtered(nr);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, arch));
+	/* Another ABI (x32, i386): let it through, as the supervisor does. */
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64,
+					      0, nrs + 1);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, nr));
+	for (nr = 0; nr < MAX_NR; nr++) {
+		if (!filtered(nr))
+			continue;
+		/* To the RET_TRACE after the RET_ALLOW when equal. */
+		nrs--;
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr,
+						      nrs + 1, 0);
+	}
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	prog = (struct sock_fprog){ .len = n, .filter = f };
+	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (seccomp(2)). */
+	if (!ns_have_sys_admin() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "mutant: cannot set no_new_privs: %m\n");
+		return -1;
+	}
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
+		fprintf(stderr, "mutant: cannot install the seccomp filter: %m"
+			" (--trace-all works without)\n");
+		return -1;
+	}
+	return 0;
+}
+
 static void exec_case(char **argv, int go)
 {
 	char c;
@@ -561,6 +700,8 @@ static void exec_case(char **argv, int go)
 	if (read(go, &c, 1) != 1)
 		_exit(126);
 	close(go);
+	if (!mut.trace_all && install_filter())
+		_exit(126);
 	execv(argv[0], argv);
 	fprintf(stderr, "mutant: cannot run %s: %m\n", argv[0]);
 	_exit(127);
@@ -570,7 +711,8 @@ int main(int argc, char **argv)
 {
 	char **case_argv = parse_opts(argc, argv);
 	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
+		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
+		    PTRACE_O_TRACESECCOMP;
 	int go[2], code;
 	pid_t child;
 

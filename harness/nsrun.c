@@ -904,10 +904,18 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv, &o);
 	o.cgroup[0] = '\0';
 	if (!strcmp(o.pass, "user") && geteuid() == 0 && ns_have_sys_admin()) {
-		char cg[32];
+		char cg[48];
+		int i, err = -EEXIST;
 
-		snprintf(cg, sizeof(cg), "nsrun-user-%d", getpid());
-		if (cgns_delegate(cg, o.uid, o.gid, o.cgroup))
+		/*
+		 * Our pid does not name us alone: in a sandbox of its own (make
+		 * mutate runs several at once) every nsrun is pid 1.
+		 */
+		for (i = 0; i < 100 && err == -EEXIST; i++) {
+			snprintf(cg, sizeof(cg), "nsrun-user-%d-%d", getpid(), i);
+			err = cgns_delegate(cg, o.uid, o.gid, o.cgroup);
+		}
+		if (err)
 			o.cgroup[0] = '\0';
 	}
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];

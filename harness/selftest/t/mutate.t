@@ -14,7 +14,7 @@ if [ ! -x "$mutant" ] || [ ! -x "$uts" ]; then
 	echo "1..0 # SKIP build/harness/mutant or build/cases/uts is not built"
 	exit 0
 fi
-plan 16
+plan 19
 
 host=$(hostname)
 "$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
@@ -50,6 +50,18 @@ unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc \
 like "the supervisor says how often it lied" "$scratch/one" \
 	'^# mutant: clear CLONE_NEWUTS: applied [1-9]'
 like "and the lie is seen by the case" "$scratch/one" '^not ok 1 '
+# The same lie stopping the case at every call (the old way, --trace-all).
+unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc \
+	"$mutant" --trace-all --clear uts -- "$uts" -t unshare_moves_caller \
+	> "$scratch/all" 2>&1
+like "stopped at every call, the lie is the same" "$scratch/all" '^not ok 1 '
+# The profile make mutate selects binaries by: what a lie would have changed.
+unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc \
+	"$mutant" --none -- "$uts" > "$scratch/prof" 2>&1
+like "--none names the mutants that would change a call" "$scratch/prof" \
+	'^# mutant: profile: .*clear-uts .*fake-sethostname'
+"$mutant" --none -- "$selftest/whoami" > "$scratch/prof" 2>&1
+unlike "and not those that would not" "$scratch/prof" '^# mutant: profile: .*clear-uts'
 
 # Run by hand without a sandbox, a privileged supervisor makes its own.
 uts_in=$("$mutant" --clear uts -- /bin/readlink /proc/self/ns/uts 2>/dev/null)

@@ -45,7 +45,7 @@ cg2=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" && $4 == "/" {
 	/proc/self/mountinfo)
 if [ -n "$cg2" ] && [ -w "$cg2" ] && [ "$(id -u)" = 0 ]; then
 	like "user pass: a delegated cgroup v2 directory" "$scratch/who" \
-		'^# cgroup /.*nsrun-user-[0-9]+ writable 1$'
+		'^# cgroup /.*nsrun-user-[0-9]+-[0-9]+ writable 1$'
 	left=$(find "$cg2" -maxdepth 3 -name "nsrun-user-*" | wc -l)
 	is "it is removed when the case ends" "$left" 0
 else
