@@ -296,7 +296,7 @@ static int sysctl_child(void *p)
  * The owner of an IPC namespace writes them there: real root always, root
  * of a user namespace since linux:50ec499b9a43 "sysctl: allow change
  * system v ipc sysctls inside ipc namespace" and linux:f9436a5d0497 for
- * fs.mqueue (6.1),
+ * fs.mqueue (6.9; stable 6.6.y, 6.1.y),
  * probed by the owner of the file in a new user and IPC namespace, never by
  * the write under test: a refused write fails the test.
  */

@@ -34,9 +34,10 @@
  * Unprivileged, the limits are written as root of a user namespace: that
  * needs the IPC sysctls owned by the IPC namespace's owner, decided by the
  * probe before the run; a refused write is then a failure.  The owner got
- * them in 6.1 (linux:50ec499b9a43 "sysctl: allow change system v ipc
- * sysctls inside ipc namespace", linux:f9436a5d0497 for fs.mqueue): posted
- * in September 2022, after 5.19 and 6.0; Debian's 6.1 has it, 5.10 not.
+ * them in 6.9 (linux:50ec499b9a43 "sysctl: allow change system v ipc
+ * sysctls inside ipc namespace", linux:f9436a5d0497 for fs.mqueue): first
+ * posted in September 2022, merged for 6.9, backported to 6.6.y and 6.1.y
+ * (Debian 6.1.106 lists it); 5.10 has not.
  */
 #define NEED_IPC_SYSCTL_OWNER(path) do {					\
 	int owned_ = ns_have_sys_admin() ? 1 :					\

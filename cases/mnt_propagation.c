@@ -144,7 +144,7 @@ TEST_F(prop, private_neither_sends_nor_receives)
 
 /*
  * An unbindable mount cannot be bind-mounted (EINVAL), stays unbindable in a new namespace's copy,
- * and is private (mount_namespaces(7) MS_UNBINDABLE; linux:9676f0c6389b).
+ * and is private (mount_namespaces(7) MS_UNBINDABLE).
  */
 TEST_F(prop, unbindable_bind_fails_einval)
 {
@@ -437,8 +437,7 @@ static int ns_file_cover_worker(void *arg)
 /*
  * A mount propagated to a slave's mount point where a mount already sits goes beneath it: the
  * existing mount stays on top and, unmounted, uncovers the copy (mount_namespaces(7) "Shared
- * subtrees"; linux:1064f874abc0 "mnt: Tuck mounts under others instead of creating shadow/side
- * mounts."), also when the moved mount has a mount namespace file bound on top of it, which
+ * subtrees"), also when the moved mount has a mount namespace file bound on top of it, which
  * the copy leaves out (fix "namespace: look at the topmost mount for a mount namespace file",
  * Debian 7.2.11: before it the copy went on top of the existing mount, which could then not be
  * unmounted, as the upstream selftest mount_cycle/overmount_ns_file finds; unfixed in 6.18.y as

@@ -2,7 +2,7 @@
 /*
  * pidfd and pidfs across PID namespaces (issue 17, item 4):
  * PIDFD_GET_<type>_NAMESPACE (6.11), PIDFD_GET_INFO (6.13) and its exit
- * information (6.15), pidfs file handles (6.13) and pid_max per PID
+ * information (6.15), pidfs file handles (6.14) and pid_max per PID
  * namespace (6.14).  NS_GET_{PID,TGID}_{FROM,IN}_PIDNS are in nsfs_ioctl.
  * Sources: include/uapi/linux/pidfd.h and the commits cited per test.
  */
@@ -228,7 +228,7 @@ static int handles_inside(void *arg)
 /*
  * A pidfs file handle reopens the process as a pidfd from an ancestor PID ns; ESTALE from a
  * namespace it is not in or once reaped (open_by_handle_at(2); linux:b3caba8f7a34 "pidfs: implement
- * file handle support", 6.13).
+ * file handle support", 6.14).
  *
  * The handle is the pidfs inode (pid's 64-bit id); opening it gives a pidfd
  * only where the pid is visible: ESTALE from a PID namespace below.

@@ -233,8 +233,7 @@ static void sysv_cell(struct __test_metadata *_metadata, struct xlate_world *w, 
 /*
  * msgctl(IPC_STAT) shows owner and creator ids in the caller's user
  * namespace and msg_lspid (the last sender) in the caller's PID namespace,
- * 0 where it cannot see the sender (msgctl(2); linux:39a4940eaa18 "ipc/msg:
- * Fix msgctl(..., IPC_STAT, ...) between pid namespaces", 4.17).
+ * 0 where it cannot see the sender (msgctl(2)).
  */
 TEST_F(xlate, sysv_msg_ipc_stat)
 {
@@ -246,8 +245,7 @@ TEST_F(xlate, sysv_msg_ipc_stat)
 /*
  * shmctl(IPC_STAT): owner and creator ids in the caller's user namespace,
  * shm_cpid and shm_lpid in the caller's PID namespace, 0 when not visible
- * (shmctl(2); linux:98f929b1bd2c "ipc/shm: Fix shmctl(..., IPC_STAT, ...)
- * between pid namespaces", 4.17).
+ * (shmctl(2)).
  */
 TEST_F(xlate, sysv_shm_ipc_stat)
 {
@@ -260,8 +258,7 @@ TEST_F(xlate, sysv_shm_ipc_stat)
 /*
  * semctl(IPC_STAT) ids in the caller's user namespace, semctl(GETPID) the
  * last semop()'s pid in the caller's PID namespace, 0 when not visible
- * (semctl(2); linux:51d6f2635b39 "ipc/sem: Fix semctl(..., GETPID, ...)
- * between pid namespaces", 4.17).
+ * (semctl(2)).
  */
 TEST_F(xlate, sysv_sem_ipc_stat)
 {
@@ -382,7 +379,8 @@ static int pidfd_kill(struct xlate_world *w, int self, const void *arg, struct x
  * descendant, with si_pid and si_uid translated for the receiver; a process
  * outside that hierarchy (ancestor, sibling) is refused with EINVAL
  * (pidfd_send_signal(2) EINVAL "pidfd refers to a process ... not in the
- * caller's PID namespace hierarchy"; linux:3eb39f47934f).
+ * caller's PID namespace hierarchy"; linux:3eb39f47934f "signal: add
+ * pidfd_send_signal() syscall").
  */
 TEST_F(xlate, pidfd_send_signal_siginfo)
 {

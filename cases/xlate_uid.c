@@ -263,8 +263,7 @@ static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlat
 /*
  * /proc/net/udp shows a socket's owner in the user namespace of the process
  * that opened the file (proc(5) /proc/net/udp; the uid column is
- * from_kuid_munged(seq_user_ns()), linux:a7cb5a49bf64 "userns: Print
- * out socket uids in a user namespace aware fashion").
+ * from_kuid_munged(seq_user_ns())).
  */
 TEST_F(xlate, proc_net_udp_uid)
 {
