@@ -946,17 +946,12 @@ static int rbind_loop_worker(void *arg)
 {
 	struct ns_sync s;
 	char src[64];
-	cpu_set_t cpu;
 	int fd, rc;
 	pid_t pid;
 
 	(void)arg;
-	/* The child's namespace must be the newer one: one CPU for 6.18's per-CPU id batches. */
-	CPU_ZERO(&cpu);
-	CPU_SET(sched_getcpu(), &cpu);
-	if (sched_setaffinity(0, sizeof(cpu), &cpu) || unshare(CLONE_NEWNS))
-		return child_fail("one CPU and a mount namespace of our own: %m");
-	if (ns_private_tmp("size=1m"))
+	/* The child's namespace must be the newer one. */
+	if (mnt_own_ns_on_one_cpu())
 		return 1;
 	if (mnt_touch("/tmp/x") || mkdir("/tmp/y", 0755) ||
 	    mount("/proc/self/ns/net", "/tmp/x", NULL, MS_BIND, NULL))

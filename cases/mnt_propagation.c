@@ -398,20 +398,11 @@ static int ns_file_cover_worker(void *arg)
 {
 	char nsfile[64];
 	struct ns_holder h;
-	cpu_set_t cpu;
 	int rc;
 
 	(void)arg;
-	/*
-	 * A mount namespace file binds only into an older namespace; keep ours and the
-	 * newer one on one CPU, so that 6.18's per-CPU batches of namespace ids cannot
-	 * order them the other way (nsfs_lifetime/mnt_ns_file_binds_into_older_ns).
-	 */
-	CPU_ZERO(&cpu);
-	CPU_SET(sched_getcpu(), &cpu);
-	if (sched_setaffinity(0, sizeof(cpu), &cpu) || unshare(CLONE_NEWNS))
-		return child_fail("one CPU and a mount namespace of our own: %m");
-	if (ns_private_tmp("size=1m"))
+	/* Ours and the newer one in order (nsfs_lifetime/mnt_ns_file_binds_into_older_ns). */
+	if (mnt_own_ns_on_one_cpu())
 		return 1;
 	if (mkdir("/tmp/A", 0755) || mkdir("/tmp/B", 0755) || mkdir("/tmp/s", 0755))
 		return child_fail("mkdir: %m");

@@ -92,6 +92,17 @@ static int outer_for_unprivileged(struct names *outer)
 	return 0;
 }
 
+/* Run @child(&outer) in a process that gives up its privileges; the outer names must hold. */
+static void unprivileged_child(struct __test_metadata *_metadata, int (*child)(void *))
+{
+	struct names outer;
+
+	NS_NEED_UNPRIV_USERNS();
+	ASSERT_EQ(0, outer_for_unprivileged(&outer));
+	EXPECT_EQ(0, ns_run(0, child, &outer));
+	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
+}
+
 struct child_arg {
 	struct ns_sync sync;
 	struct names names;
@@ -327,18 +338,20 @@ static int unprivileged_new_userns_uts(void *p)
  */
 TEST(set_names_in_uts_created_with_new_userns)
 {
-	struct names outer;
-
-	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, outer_for_unprivileged(&outer));
-	EXPECT_EQ(0, ns_run(0, unprivileged_new_userns_uts, &outer));
-	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
+	unprivileged_child(_metadata, unprivileged_new_userns_uts);
 }
 
-static int userns_only_cannot_set(void *p)
+/*
+ * In a child: give up privileges, become root of a new user namespace (with
+ * CAP_SYS_ADMIN there) and set @n's name with @call, sethostname() or
+ * setdomainname(), in the UTS namespace the parent's user namespace owns:
+ * 0 when that is refused with EPERM and the names are still @outer's.
+ */
+static int refused_in_parents_uts(const struct names *outer, struct names *n,
+				  int (*call)(const char *, size_t))
 {
-	const struct names *outer = p;
-	struct names n;
+	bool host = call == sethostname;
+	const char *name = host ? n->host : n->domain;
 
 	if (ns_become_unprivileged())
 		return child_fail("cannot drop privileges: %m");
@@ -346,11 +359,18 @@ static int userns_only_cannot_set(void *p)
 		return child_fail("new user namespace: %m");
 	if (!ns_cap_effective(CAP_SYS_ADMIN))
 		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
-	make_names(&n, "owner");
-	if (sethostname(n.host, strlen(n.host)) == 0 || errno != EPERM)
-		return child_fail("sethostname in a UTS namespace owned by the parent user "
-				  "namespace: %m, expected EPERM");
+	make_names(n, host ? "owner" : "domain");
+	if (call(name, strlen(name)) == 0 || errno != EPERM)
+		return child_fail("%s in a UTS namespace owned by the parent user namespace: "
+				  "%m, expected EPERM", host ? "sethostname" : "setdomainname");
 	return names_are(outer, "after refused change");
+}
+
+static int userns_only_cannot_set(void *p)
+{
+	struct names n;
+
+	return refused_in_parents_uts(p, &n, sethostname);
 }
 
 /*
@@ -359,11 +379,7 @@ static int userns_only_cannot_set(void *p)
  */
 TEST(set_names_refused_in_uts_owned_by_other_userns)
 {
-	struct names outer;
-
-	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, outer_for_unprivileged(&outer));
-	EXPECT_EQ(0, ns_run(0, userns_only_cannot_set, &outer));
+	unprivileged_child(_metadata, userns_only_cannot_set);
 }
 
 static int proc_file_is(const char *file, const char *want)
@@ -602,17 +618,7 @@ static int domainname_follows_uts_owner(void *p)
 	const struct names *outer = p;
 	struct names n;
 
-	if (ns_become_unprivileged())
-		return child_fail("cannot drop privileges: %m");
-	if (ns_unshare_userns_root(0))
-		return child_fail("new user namespace: %m");
-	if (!ns_cap_effective(CAP_SYS_ADMIN))
-		return child_fail("no CAP_SYS_ADMIN in the new user namespace");
-	make_names(&n, "domain");
-	if (setdomainname(n.domain, strlen(n.domain)) == 0 || errno != EPERM)
-		return child_fail("setdomainname in a UTS namespace owned by the parent user "
-				  "namespace: %m, expected EPERM");
-	if (names_are(outer, "after refused change"))
+	if (refused_in_parents_uts(outer, &n, setdomainname))
 		return 1;
 	/* The other side: a UTS namespace this user namespace owns. */
 	if (unshare(CLONE_NEWUTS))
@@ -632,12 +638,7 @@ static int domainname_follows_uts_owner(void *p)
  */
 TEST(setdomainname_refused_in_uts_owned_by_other_userns)
 {
-	struct names outer;
-
-	NS_NEED_UNPRIV_USERNS();
-	ASSERT_EQ(0, outer_for_unprivileged(&outer));
-	EXPECT_EQ(0, ns_run(0, domainname_follows_uts_owner, &outer));
-	EXPECT_EQ(0, names_are(&outer, "parent afterwards"));
+	unprivileged_child(_metadata, domainname_follows_uts_owner);
 }
 
 TEST_HARNESS_MAIN

@@ -30,6 +30,23 @@
 
 XLATE_FIXTURE();
 
+/* The answer holds the target's pid and uid (v[0], v[1]) as server @pos sees them. */
+static void expect_target(struct __test_metadata *_metadata, struct xlate_world *w, int pos,
+			  const struct xlate_ans *a)
+{
+	EXPECT_EQ(xlate_pid_seen(w, XL_TGT, pos), a->v[0]);
+	EXPECT_EQ(xlate_id_seen(pos), a->v[1]);
+}
+
+/* v[0..2]: the pid, uid and gid of @uc. */
+static int answer_ucred(const struct ucred *uc, struct xlate_ans *a)
+{
+	a->v[0] = uc->pid;
+	a->v[1] = uc->uid;
+	a->v[2] = uc->gid;
+	return 0;
+}
+
 /* In the target: a datagram with SCM_CREDENTIALS naming itself to server *arg. */
 static int send_creds(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
 {
@@ -65,10 +82,7 @@ static int recv_creds(struct xlate_world *w, int self, const void *arg, struct x
 	if (!c || c->cmsg_type != SCM_CREDENTIALS)
 		return -ENOMSG;
 	memcpy(&uc, CMSG_DATA(c), sizeof(uc));
-	a->v[0] = uc.pid;
-	a->v[1] = uc.uid;
-	a->v[2] = uc.gid;
-	return 0;
+	return answer_ucred(&uc, a);
 }
 
 /*
@@ -84,42 +98,20 @@ TEST_F(xlate, scm_credentials)
 
 	XLATE_ASK(XL_TGT, send_creds, &pos, sizeof(pos), &a);
 	XLATE_ASK(pos, recv_creds, NULL, 0, &a);
-	EXPECT_EQ(xlate_pid_seen(self->w, XL_TGT, pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_target(_metadata, self->w, pos, &a);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[2]);
 }
 
-/* In the target: a socket pair of its own, one end sent to server *arg. */
-static int send_pair(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	int sv[2], err;
-
-	(void)self, (void)a;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, sv[1]);
-	close(sv[0]);
-	close(sv[1]);
-	return err;
-}
-
 /* In an observer: SO_PEERCRED of the socket sent to it. */
-static int peercred(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int peercred(int fd, const void *arg, struct xlate_ans *a)
 {
 	struct ucred uc;
 	socklen_t len = sizeof(uc);
-	int fd = xlate_recv_fd(w, self), err = 0;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len))
-		err = -errno;
-	close(fd);
-	a->v[0] = uc.pid;
-	a->v[1] = uc.uid;
-	a->v[2] = uc.gid;
-	return err;
+		return -errno;
+	return answer_ucred(&uc, a);
 }
 
 /*
@@ -132,10 +124,8 @@ TEST_F(xlate, so_peercred)
 	int pos = variant->pos;
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_TGT, send_pair, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, peercred, NULL, 0, &a);
-	EXPECT_EQ(xlate_pid_seen(self->w, XL_TGT, pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	XLATE_PASS(XL_TGT, xlate_make_pair, pos, peercred, NULL, 0, &a);
+	expect_target(_metadata, self->w, pos, &a);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[2]);
 }
 
@@ -310,17 +300,10 @@ static int mq_arm(struct xlate_world *w, int self, const void *arg, struct xlate
 }
 
 /* In the target: send one message on the queue sent to it. */
-static int mq_post(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int mq_post(int q, const void *arg, struct xlate_ans *a)
 {
-	int q = xlate_recv_fd(w, self), err = 0;
-
 	(void)arg, (void)a;
-	if (q < 0)
-		return q;
-	if (mq_send(q, "x", 1, 0))
-		err = -errno;
-	close(q);
-	return err;
+	return mq_send(q, "x", 1, 0) ? -errno : 0;
 }
 
 /*
@@ -340,38 +323,17 @@ TEST_F(xlate, mq_notify_siginfo)
 	struct xlate_ans a;
 
 	XLATE_ASK(pos, mq_arm, NULL, 0, &a);
-	XLATE_ASK(XL_TGT, mq_post, NULL, 0, &a);
+	ASSERT_EQ(0, xlate_use(self->w, XL_TGT, mq_post, NULL, 0, &a));
 	XLATE_ASK(pos, wait_sig, &sig, sizeof(sig), &a);
-	EXPECT_EQ(xlate_pid_seen(self->w, XL_TGT, pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_target(_metadata, self->w, pos, &a);
 	EXPECT_EQ(SI_MESGQ, a.v[2]);
 }
 
-/* In an observer: send its own pidfd to the target. */
-static int give_pidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	int fd = ns_pidfd_open(getpid()), err;
-
-	(void)self, (void)arg, (void)a;
-	if (fd < 0)
-		return -errno;
-	err = xlate_send_fd(w, XL_TGT, fd);
-	close(fd);
-	return err;
-}
-
 /* In the target: pidfd_send_signal(SIGUSR1) to the pidfd sent to it. */
-static int pidfd_kill(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int pidfd_kill(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self), err = 0;
-
 	(void)arg, (void)a;
-	if (fd < 0)
-		return fd;
-	if (syscall(SYS_pidfd_send_signal, fd, SIGUSR1, NULL, 0))
-		err = -errno;
-	close(fd);
-	return err;
+	return syscall(SYS_pidfd_send_signal, fd, SIGUSR1, NULL, 0) ? -errno : 0;
 }
 
 /*
@@ -387,16 +349,14 @@ TEST_F(xlate, pidfd_send_signal_siginfo)
 	int pos = variant->pos, sig = SIGUSR1, r;
 	struct xlate_ans a;
 
-	XLATE_ASK(pos, give_pidfd, NULL, 0, &a);
-	r = xlate_ask(self->w, XL_TGT, pidfd_kill, NULL, 0, &a);
+	r = xlate_pass(self->w, pos, xlate_make_pidfd, XL_TGT, pidfd_kill, NULL, 0, &a);
 	if (pos == XL_ANC || pos == XL_SIB) {
 		EXPECT_EQ(-EINVAL, r);
 		return;
 	}
 	ASSERT_EQ(0, r);
 	XLATE_ASK(pos, wait_sig, &sig, sizeof(sig), &a);
-	EXPECT_EQ(xlate_pid_seen(self->w, XL_TGT, pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_target(_metadata, self->w, pos, &a);
 	EXPECT_EQ(SI_USER, a.v[2]);
 }
 
@@ -464,8 +424,7 @@ static void kill_cell(struct __test_metadata *_metadata, struct xlate_world *w, 
 		q.queue = 3;
 	ASSERT_EQ(0, xlate_ask(w, XL_TGT, kill_it, &q, sizeof(q), &a));
 	ASSERT_EQ(0, xlate_ask(w, pos, wait_sig, &sig, sizeof(sig), &a));
-	EXPECT_EQ(xlate_pid_seen(w, XL_TGT, pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_target(_metadata, w, pos, &a);
 	EXPECT_EQ(queue == 1 ? SI_QUEUE : SI_USER, a.v[2]);
 }
 
@@ -502,31 +461,13 @@ TEST_F(xlate, group_kill_siginfo)
 	kill_cell(_metadata, self->w, variant->pos, 2);
 }
 
-/* In the target: its own pidfd, sent to server *arg. */
-static int send_own_pidfd(struct xlate_world *w, int self, const void *arg,
-			  struct xlate_ans *a)
-{
-	int fd = ns_pidfd_open(getpid()), err;
-
-	(void)self, (void)a;
-	if (fd < 0)
-		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
-}
-
 /* In an observer: PIDFD_GET_INFO of the pidfd sent to it (v[0..2] pids, v[3..5] ids). */
-static int pidfd_info(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int pidfd_info(int fd, const void *arg, struct xlate_ans *a)
 {
 	struct nsc_pidfd_info info;
-	int fd = xlate_recv_fd(w, self), r;
+	int r = ns_pidfd_info(fd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS, &info);
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
-	r = ns_pidfd_info(fd, NSC_PIDFD_MASK_PID | NSC_PIDFD_MASK_CREDS, &info);
-	close(fd);
 	a->v[0] = info.pid;
 	a->v[1] = info.tgid;
 	a->v[2] = info.ppid;
@@ -550,8 +491,7 @@ TEST_F(xlate, pidfd_get_info)
 	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
 
 	NS_NEED(NS_F_PIDFD_INFO);
-	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
-	r = xlate_ask(self->w, pos, pidfd_info, NULL, 0, &a);
+	r = xlate_pass(self->w, XL_TGT, xlate_make_pidfd, pos, pidfd_info, NULL, 0, &a);
 	if (!pid) {
 		EXPECT_EQ(-EREMOTE, r);
 		return;

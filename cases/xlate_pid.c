@@ -75,39 +75,34 @@ TEST_F(xlate, own_proc_lists_target_where_visible)
 	EXPECT_EQ(xlate_pid_seen(self->w, XL_SAME, pos), a.v[2]);
 }
 
-/* In the target: a pipe whose owner (F_SETOWN) is the target, read end sent to *arg. */
-static int send_owned_pipe(struct xlate_world *w, int self, const void *arg,
-			   struct xlate_ans *a)
+/* In the target: the read end of a pipe whose owner (F_SETOWN) is the target, to pass. */
+static int make_owned_pipe(struct xlate_world *w)
 {
 	int p[2], err;
 
-	(void)self, (void)a;
-	if (pipe(p))
-		return -errno;
-	err = fcntl(p[0], F_SETOWN, getpid()) ? -errno : 0;
-	if (!err)
-		err = xlate_send_fd(w, *(const int *)arg, p[0]);
-	close(p[0]);
+	(void)w;
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
 	close(p[1]);
+	if (!fcntl(p[0], F_SETOWN, getpid()))
+		return p[0];
+	err = -errno;
+	close(p[0]);
 	return err;
 }
 
 /* In an observer: F_GETOWN_EX (v[0] type, v[1] pid) and F_GETOWN (v[2]) of the fd sent. */
-static int getown(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int getown(int fd, const void *arg, struct xlate_ans *a)
 {
 	struct f_owner_ex o = { 0 };
-	int fd = xlate_recv_fd(w, self), err = 0;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	if (fcntl(fd, F_GETOWN_EX, &o))
-		err = -errno;
+		return -errno;
 	a->v[0] = o.type;
 	a->v[1] = o.pid;
 	a->v[2] = fcntl(fd, F_GETOWN);
-	close(fd);
-	return err;
+	return 0;
 }
 
 /*
@@ -121,42 +116,21 @@ TEST_F(xlate, fcntl_getown_ex)
 	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_TGT, send_owned_pipe, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, getown, NULL, 0, &a);
+	XLATE_PASS(XL_TGT, make_owned_pipe, pos, getown, NULL, 0, &a);
 	EXPECT_EQ(F_OWNER_PID, a.v[0]);
 	EXPECT_EQ(pid, a.v[1]);
 	EXPECT_EQ(pid, a.v[2]);
 }
 
-/* In the target: its own pidfd, sent to server *arg. */
-static int send_own_pidfd(struct xlate_world *w, int self, const void *arg,
-			  struct xlate_ans *a)
-{
-	int fd = ns_pidfd_open(getpid()), err;
-
-	(void)self, (void)a;
-	if (fd < 0)
-		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
-}
-
 /* In an observer: Pid: (v[0]) and the NSpid: count (v[1]) of the pidfd's fdinfo. */
-static int pidfd_fdinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int pidfd_fdinfo(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self);
 	char path[64], buf[2048], *p;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (ns_read_file(path, buf, sizeof(buf)) < 0) {
-		close(fd);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
 		return -errno;
-	}
-	close(fd);
 	p = strstr(buf, "\nPid:");
 	a->v[0] = p ? strtol(p + 5, NULL, 10) : -100;
 	a->v[1] = 0;
@@ -182,39 +156,29 @@ TEST_F(xlate, pidfd_fdinfo_pid)
 	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos);
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, pidfd_fdinfo, NULL, 0, &a);
+	XLATE_PASS(XL_TGT, xlate_make_pidfd, pos, pidfd_fdinfo, NULL, 0, &a);
 	EXPECT_EQ(pid, a.v[0]);
 	EXPECT_EQ(!pid ? 0 : pos == XL_ANC ? 2 : 1, a.v[1]);
 }
 
-/* In the target: its pid namespace fd, sent to server *arg. */
-static int send_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In the target: its pid namespace fd, to pass. */
+static int make_pidns(struct xlate_world *w)
 {
-	int fd = ns_open(0, "pid"), err;
-
-	(void)self, (void)a;
-	if (fd < 0)
-		return fd;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
+	(void)w;
+	return ns_open(0, "pid");
 }
 
 /* In an observer: st_ino (v[0]) and NS_GET_ID (v[1]) of the namespace fd sent to it. */
-static int ns_identity(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int ns_identity(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self), err;
 	struct ns_ident id;
 	uint64_t nsid = 0;
+	int err;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	err = ns_ident_of_fd(fd, &id);
 	if (!err && ns_get_id(fd, &nsid) && errno != ENOTTY)
 		err = -errno;
-	close(fd);
 	a->v[0] = id.ino;
 	a->v[1] = nsid;
 	return err;
@@ -228,13 +192,11 @@ static int ns_identity(struct xlate_world *w, int self, const void *arg, struct 
  */
 TEST_F(xlate, ns_identity_is_the_same_everywhere)
 {
-	int pos = variant->pos, tgt = XL_TGT;
+	int pos = variant->pos;
 	struct xlate_ans a, mine;
 
-	XLATE_ASK(XL_TGT, send_pidns, &tgt, sizeof(tgt), &a);
-	XLATE_ASK(XL_TGT, ns_identity, NULL, 0, &mine);
-	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, ns_identity, NULL, 0, &a);
+	XLATE_PASS(XL_TGT, make_pidns, XL_TGT, ns_identity, NULL, 0, &mine);
+	XLATE_PASS(XL_TGT, make_pidns, pos, ns_identity, NULL, 0, &a);
 	EXPECT_EQ(mine.v[0], a.v[0]);
 	EXPECT_EQ(mine.v[1], a.v[1]);
 }
@@ -282,34 +244,16 @@ TEST_F(xlate, proc_pid_stat_pids)
 	EXPECT_EQ(0, a.v[3]);
 }
 
-/* In the target: one end of a socket pair of its own, sent to server *arg. */
-static int send_pair(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	int sv[2], err;
-
-	(void)self, (void)a;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, sv[1]);
-	close(sv[0]);
-	close(sv[1]);
-	return err;
-}
-
 /* In an observer: PIDFD_GET_INFO pid (v[0]) of SO_PEERPIDFD of the socket sent to it. */
-static int peerpidfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int peerpidfd(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self), pidfd = -1, r;
-	socklen_t len = sizeof(pidfd);
+	socklen_t len = sizeof(int);
 	struct nsc_pidfd_info info;
+	int pidfd = -1, r;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
-	r = getsockopt(fd, SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len) ? -errno : 0;
-	close(fd);
-	if (r)
-		return r;
+	if (getsockopt(fd, SOL_SOCKET, NSC_SO_PEERPIDFD, &pidfd, &len))
+		return -errno;
 	r = ns_pidfd_info(pidfd, NSC_PIDFD_MASK_PID, &info);
 	close(pidfd);
 	a->v[0] = info.pid;
@@ -348,8 +292,7 @@ TEST_F(xlate, so_peerpidfd_pid)
 
 	NS_NEED_FEATURE(NS_F_SO_PEERPIDFD, peerpidfd_missing());
 	NS_NEED(NS_F_PIDFD_INFO);
-	XLATE_ASK(XL_TGT, send_pair, &pos, sizeof(pos), &a);
-	r = xlate_ask(self->w, pos, peerpidfd, NULL, 0, &a);
+	r = xlate_pass(self->w, XL_TGT, xlate_make_pair, pos, peerpidfd, NULL, 0, &a);
 	if (!pid) {
 		EXPECT_EQ(-EREMOTE, r);
 		return;
@@ -359,14 +302,10 @@ TEST_F(xlate, so_peerpidfd_pid)
 }
 
 /* In an observer: NS_GET_PID_FROM_PIDNS of the PID namespace fd sent to it, for pid *arg. */
-static int pid_from_pidns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int pid_from_pidns(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self), r;
+	int r = ioctl(fd, NS_GET_PID_FROM_PIDNS, *(const pid_t *)arg);
 
-	if (fd < 0)
-		return fd;
-	r = ioctl(fd, NS_GET_PID_FROM_PIDNS, *(const pid_t *)arg);
-	close(fd);
 	if (r < 0)
 		return -errno;
 	a->v[0] = r;
@@ -386,8 +325,7 @@ TEST_F(xlate, ns_get_pid_from_pidns)
 	pid_t pid = xlate_pid_seen(self->w, XL_TGT, pos), in_pc = self->w->nspid[XL_TGT][1];
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_TGT, send_pidns, &pos, sizeof(pos), &a);
-	r = xlate_ask(self->w, pos, pid_from_pidns, &in_pc, sizeof(in_pc), &a);
+	r = xlate_pass(self->w, XL_TGT, make_pidns, pos, pid_from_pidns, &in_pc, sizeof(in_pc), &a);
 	NS_NEED_FEATURE(NS_F_NS_GET_PID_IN_PIDNS, r == -ENOTTY);
 	if (!pid) {
 		EXPECT_EQ(-ESRCH, r);
@@ -465,24 +403,19 @@ TEST_F(xlate, scm_pidfd_pid)
 	EXPECT_EQ(pid, a.v[0]);
 }
 
-/* In an observer: pidfd_getfd() of the target's request pipe through the pidfd sent to it. */
-static int getfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In an observer: pidfd_getfd() of the target's fd *arg (its request pipe) via the pidfd. */
+static int getfd(int pidfd, const void *arg, struct xlate_ans *a)
 {
-	int pidfd = xlate_recv_fd(w, self), fd;
+	int want_fd = *(const int *)arg, fd = syscall(SYS_pidfd_getfd, pidfd, want_fd, 0), r;
 	struct stat got, want;
 
-	(void)arg, (void)a;
-	if (pidfd < 0)
-		return pidfd;
-	fd = syscall(SYS_pidfd_getfd, pidfd, w->req[XL_TGT][0], 0);
-	close(pidfd);
+	(void)a;
 	if (fd < 0)
 		return -errno;
 	/* the very pipe: the observer holds the same one under the same number */
-	if (fstat(fd, &got) || fstat(w->req[XL_TGT][0], &want) || got.st_ino != want.st_ino)
-		fd = -EBADF;
+	r = fstat(fd, &got) || fstat(want_fd, &want) || got.st_ino != want.st_ino ? -EBADF : 0;
 	close(fd);
-	return fd < 0 ? fd : 0;
+	return r;
 }
 
 /*
@@ -507,43 +440,37 @@ TEST_F(xlate, pidfd_getfd_access)
 	if (ns_read_long("/proc/sys/kernel/yama/ptrace_scope", &scope))
 		scope = 0;	/* no Yama */
 	ok = scope < 3 && (pos == XL_ANC || pos == XL_SAME);
-	XLATE_ASK(XL_TGT, send_own_pidfd, &pos, sizeof(pos), &a);
-	r = xlate_ask(self->w, pos, getfd, NULL, 0, &a);
+	r = xlate_pass(self->w, XL_TGT, xlate_make_pidfd, pos, getfd, &self->w->req[XL_TGT][0],
+		       sizeof(int), &a);
 	NS_NEED_FEATURE(NS_F_PIDFD_GETFD, r == -ENOSYS);
 	EXPECT_EQ(ok ? 0 : -EPERM, r) TH_LOG("Yama ptrace_scope %ld", scope);
 }
 
-/* In the target: a NETLINK_ROUTE socket bound with nl_pid 0 (autobind), sent to *arg. */
-static int send_netlink(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In the target: a NETLINK_ROUTE socket bound with nl_pid 0 (autobind), to pass. */
+static int make_netlink(struct xlate_world *w)
 {
 	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
 
-	(void)self, (void)a;
-	if (fd < 0)
-		return -errno;
-	err = bind(fd, (struct sockaddr *)&nl, sizeof(nl)) ? -errno : 0;
-	if (!err)
-		err = xlate_send_fd(w, *(const int *)arg, fd);
+	(void)w;
+	if (fd < 0 || !bind(fd, (struct sockaddr *)&nl, sizeof(nl)))
+		return fd;
+	err = -errno;
 	close(fd);
 	return err;
 }
 
 /* In an observer: getsockname() nl_pid of the socket sent to it, in v[0]. */
-static int netlink_portid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int netlink_portid(int fd, const void *arg, struct xlate_ans *a)
 {
 	struct sockaddr_nl nl = { 0 };
 	socklen_t len = sizeof(nl);
-	int fd = xlate_recv_fd(w, self), err = 0;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	if (getsockname(fd, (struct sockaddr *)&nl, &len))
-		err = -errno;
-	close(fd);
+		return -errno;
 	a->v[0] = nl.nl_pid;
-	return err;
+	return 0;
 }
 
 /*
@@ -557,8 +484,7 @@ TEST_F(xlate, netlink_portid_is_not_translated)
 	int pos = variant->pos;
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_TGT, send_netlink, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, netlink_portid, NULL, 0, &a);
+	XLATE_PASS(XL_TGT, make_netlink, pos, netlink_portid, NULL, 0, &a);
 	EXPECT_EQ(self->w->nspid[XL_TGT][1], a.v[0]);
 }
 

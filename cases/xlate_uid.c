@@ -27,20 +27,42 @@
 
 XLATE_FIXTURE();
 
-/* In anc: the target's /proc directory in anc's /proc (PA), sent to server *arg. */
-static int send_proc_dir(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In anc: the target's /proc directory in anc's /proc (PA), to pass. */
+static int make_proc_dir(struct xlate_world *w)
 {
 	char path[32];
-	int fd, err;
 
-	(void)self, (void)a;
 	snprintf(path, sizeof(path), "/proc/%d", w->nspid[XL_TGT][0]);
-	fd = open(path, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* In an observer: the owner of the fd, or of the file named @arg in it: v[0] uid, v[1] gid. */
+static int owner(int fd, const void *arg, struct xlate_ans *a)
+{
+	struct stat st;
+
+	if (fstatat(fd, arg ? arg : "", &st, arg ? 0 : AT_EMPTY_PATH))
 		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
+	a->v[0] = st.st_uid;
+	a->v[1] = st.st_gid;
+	return 0;
+}
+
+/*
+ * Server @from makes an fd with @make and passes it to observer @pos, whose
+ * @use (given the name @name, or NULL) answers: v[0] to v[@n - 1] must each
+ * be the test's id as @pos sees it.
+ */
+static void expect_ids(struct __test_metadata *_metadata, struct xlate_world *w, int pos,
+		       int from, xlate_make_fn make, xlate_use_fn use, const char *name, int n)
+{
+	struct xlate_ans a;
+	int r = xlate_pass(w, from, make, pos, use, name, name ? strlen(name) + 1 : 0, &a);
+
+	ASSERT_EQ(0, r) TH_LOG("%s -> %s: %s", xlate_pos_name[from], xlate_pos_name[pos],
+			       r == XL_NOT_MADE ? "no fd made" : strerror(-r));
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(xlate_id_seen(pos), a.v[i]);
 }
 
 /* The first number after @key in @text, or -1. */
@@ -53,24 +75,16 @@ static long field(const char *text, const char *key)
 
 /*
  * In an observer: status read through the directory sent to it: v[0] Uid:
- * (real), v[1] Gid:, v[2] Pid:, v[3] the second NSpid: entry; and fstat()
- * of the directory: v[4] st_uid, v[5] st_gid.
+ * (real), v[1] Gid:, v[2] Pid:, v[3] the second NSpid: entry.
  */
-static int read_status(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int read_status(int dir, const void *arg, struct xlate_ans *a)
 {
-	int dir = xlate_recv_fd(w, self), fd;
-	struct stat st;
+	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
 	char buf[4096];
 	ssize_t n;
 	char *p;
 
 	(void)arg;
-	if (dir < 0)
-		return dir;
-	if (fstat(dir, &st))
-		return -errno;
-	fd = openat(dir, "status", O_RDONLY);
-	close(dir);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -87,8 +101,6 @@ static int read_status(struct xlate_world *w, int self, const void *arg, struct 
 		strtol(p + 7, &p, 10);
 		a->v[3] = strtol(p, NULL, 10);
 	}
-	a->v[4] = st.st_uid;
-	a->v[5] = st.st_gid;
 	return 0;
 }
 
@@ -104,8 +116,7 @@ TEST_F(xlate, proc_status_ids_via_ancestor_proc)
 	int pos = variant->pos;
 	struct xlate_ans a;
 
-	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, read_status, NULL, 0, &a);
+	XLATE_PASS(XL_ANC, make_proc_dir, pos, read_status, NULL, 0, &a);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
 	EXPECT_EQ(self->w->nspid[XL_TGT][0], a.v[2]);
@@ -120,43 +131,14 @@ TEST_F(xlate, proc_status_ids_via_ancestor_proc)
  */
 TEST_F(xlate, proc_pid_dir_owner)
 {
-	int pos = variant->pos;
-	struct xlate_ans a;
-
-	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, read_status, NULL, 0, &a);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[4]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[5]);
+	expect_ids(_metadata, self->w, variant->pos, XL_ANC, make_proc_dir, owner, NULL, 2);
 }
 
-/* In the target: a file of its own (a memfd), sent to server *arg. */
-static int send_memfd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In the target: a file of its own (a memfd), to pass. */
+static int make_memfd(struct xlate_world *w)
 {
-	int fd = memfd_create("xlate", MFD_CLOEXEC), err;
-
-	(void)self, (void)a;
-	if (fd < 0)
-		return -errno;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
-}
-
-/* In an observer: fstat() of the fd sent to it, v[0] st_uid, v[1] st_gid. */
-static int stat_fd(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	int fd = xlate_recv_fd(w, self), err = 0;
-	struct stat st;
-
-	(void)arg;
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st))
-		err = -errno;
-	close(fd);
-	a->v[0] = st.st_uid;
-	a->v[1] = st.st_gid;
-	return err;
+	(void)w;
+	return memfd_create("xlate", MFD_CLOEXEC);
 }
 
 /*
@@ -166,42 +148,26 @@ static int stat_fd(struct xlate_world *w, int self, const void *arg, struct xlat
  */
 TEST_F(xlate, stat_owner_of_targets_file)
 {
-	int pos = variant->pos;
-	struct xlate_ans a;
-
-	XLATE_ASK(XL_TGT, send_memfd, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, stat_fd, NULL, 0, &a);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_ids(_metadata, self->w, variant->pos, XL_TGT, make_memfd, owner, NULL, 2);
 }
 
-/* In the target: its user namespace (/proc/self/ns/user), sent to server *arg. */
-static int send_userns(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In the target: its user namespace (/proc/self/ns/user), to pass. */
+static int make_userns(struct xlate_world *w)
 {
-	int fd = ns_open(0, "user"), err;
-
-	(void)self, (void)a;
-	if (fd < 0)
-		return fd;
-	err = xlate_send_fd(w, *(const int *)arg, fd);
-	close(fd);
-	return err;
+	(void)w;
+	return ns_open(0, "user");
 }
 
 /* In an observer: NS_GET_OWNER_UID of the namespace sent to it, in v[0]. */
-static int owner_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+static int owner_uid(int fd, const void *arg, struct xlate_ans *a)
 {
-	int fd = xlate_recv_fd(w, self), err = 0;
 	uid_t uid;
 
 	(void)arg;
-	if (fd < 0)
-		return fd;
 	if (ioctl(fd, NS_GET_OWNER_UID, &uid))
-		err = -errno;
-	close(fd);
+		return -errno;
 	a->v[0] = uid;
-	return err;
+	return 0;
 }
 
 /*
@@ -211,12 +177,7 @@ static int owner_uid(struct xlate_world *w, int self, const void *arg, struct xl
  */
 TEST_F(xlate, ns_get_owner_uid)
 {
-	int pos = variant->pos;
-	struct xlate_ans a;
-
-	XLATE_ASK(XL_TGT, send_userns, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, owner_uid, NULL, 0, &a);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	expect_ids(_metadata, self->w, variant->pos, XL_TGT, make_userns, owner_uid, NULL, 1);
 }
 
 #define XL_UDP_PORT 40321
@@ -351,23 +312,6 @@ static int no_dump(struct xlate_world *w, int self, const void *arg, struct xlat
 	return prctl(PR_SET_DUMPABLE, 0) ? -errno : 0;
 }
 
-/* In an observer: owner of status in the directory sent to it, v[0] uid, v[1] gid. */
-static int status_owner(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	int dir = xlate_recv_fd(w, self), err = 0;
-	struct stat st;
-
-	(void)arg;
-	if (dir < 0)
-		return dir;
-	if (fstatat(dir, "status", &st, 0))
-		err = -errno;
-	close(dir);
-	a->v[0] = st.st_uid;
-	a->v[1] = st.st_gid;
-	return err;
-}
-
 /*
  * The files of a non-dumpable process's /proc directory are owned by root of
  * the user namespace of its memory (the one it last exec()ed in: the test's,
@@ -384,26 +328,21 @@ TEST_F(xlate, proc_files_of_non_dumpable_owner)
 	struct xlate_ans a;
 
 	XLATE_ASK(XL_TGT, no_dump, NULL, 0, &a);
-	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, status_owner, NULL, 0, &a);
+	XLATE_PASS(XL_ANC, make_proc_dir, pos, owner, "status", sizeof("status"), &a);
 	EXPECT_EQ(want, a.v[0]);
 	EXPECT_EQ(want, a.v[1]);
 }
 
-/* In the target: a POSIX message queue of its own (unlinked), its fd sent to server *arg. */
-static int send_mq(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* In the target: a POSIX message queue of its own (unlinked), its fd to pass. */
+static int make_mq(struct xlate_world *w)
 {
 	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 8 };
-	mqd_t q = mq_open("/xlate-owner", O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
-	int err;
+	mqd_t q = mq_open("/xlate-owner", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &attr);
 
-	(void)self, (void)a;
-	if (q == (mqd_t)-1)
-		return -errno;
-	mq_unlink("/xlate-owner");
-	err = xlate_send_fd(w, *(const int *)arg, q);
-	mq_close(q);
-	return err;
+	(void)w;
+	if (q != (mqd_t)-1)
+		mq_unlink("/xlate-owner");
+	return q;
 }
 
 /*
@@ -413,13 +352,7 @@ static int send_mq(struct xlate_world *w, int self, const void *arg, struct xlat
  */
 TEST_F(xlate, mq_file_owner)
 {
-	int pos = variant->pos;
-	struct xlate_ans a;
-
-	XLATE_ASK(XL_TGT, send_mq, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, stat_fd, NULL, 0, &a);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[1]);
+	expect_ids(_metadata, self->w, variant->pos, XL_TGT, make_mq, owner, NULL, 2);
 }
 
 /* A 32-bit FNV-1a hash of @len bytes of @p. */
@@ -432,18 +365,13 @@ static unsigned long hash(const char *p, size_t len)
 	return h;
 }
 
-/* In a server: v[0] the length and v[1] a hash of mountinfo (of itself, or via the dir sent). */
-static int mountinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* v[0] the length and v[1] a hash of the mountinfo file @name in @dir. */
+static int mountinfo_at(int dir, const char *name, struct xlate_ans *a)
 {
 	static char buf[65536];
-	int dir = *(const int *)arg ? xlate_recv_fd(w, self) : AT_FDCWD, fd;
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
 	ssize_t n, len = 0;
 
-	if (dir < 0 && dir != AT_FDCWD)
-		return dir;
-	fd = openat(dir, dir == AT_FDCWD ? "/proc/self/mountinfo" : "mountinfo", O_RDONLY);
-	if (dir != AT_FDCWD)
-		close(dir);
 	if (fd < 0)
 		return -errno;
 	while ((n = read(fd, buf + len, sizeof(buf) - len)) > 0)
@@ -456,6 +384,20 @@ static int mountinfo(struct xlate_world *w, int self, const void *arg, struct xl
 	return 0;
 }
 
+/* In the target: its own mountinfo. */
+static int own_mountinfo(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)w, (void)self, (void)arg;
+	return mountinfo_at(AT_FDCWD, "/proc/self/mountinfo", a);
+}
+
+/* In an observer: the mountinfo in the /proc directory sent to it. */
+static int dir_mountinfo(int dir, const void *arg, struct xlate_ans *a)
+{
+	(void)arg;
+	return mountinfo_at(dir, "mountinfo", a);
+}
+
 /*
  * /proc/PID/mountinfo lists the process's mount namespace as seen from its
  * own root: mount ids are not translated and the paths do not depend on who
@@ -464,12 +406,11 @@ static int mountinfo(struct xlate_world *w, int self, const void *arg, struct xl
  */
 TEST_F(xlate, proc_mountinfo_is_the_targets_view)
 {
-	int pos = variant->pos, via_dir = 1, own = 0;
+	int pos = variant->pos;
 	struct xlate_ans a, mine;
 
-	XLATE_ASK(XL_TGT, mountinfo, &own, sizeof(own), &mine);
-	XLATE_ASK(XL_ANC, send_proc_dir, &pos, sizeof(pos), &a);
-	XLATE_ASK(pos, mountinfo, &via_dir, sizeof(via_dir), &a);
+	XLATE_ASK(XL_TGT, own_mountinfo, NULL, 0, &mine);
+	XLATE_PASS(XL_ANC, make_proc_dir, pos, dir_mountinfo, NULL, 0, &a);
 	EXPECT_LT(0, a.v[0]);
 	EXPECT_EQ(mine.v[0], a.v[0]);
 	EXPECT_EQ(mine.v[1], a.v[1]);
