@@ -4,11 +4,13 @@
 #   checkouts  one per kernel: the Debian package it came from
 #   builds     one per kernel: that package's image for the machine
 #   tests      one per kernel, pass and case; path nsconform.<pass>.<case>.<test>
+#              (root, user, compat, compat-user: distinct tests of one build)
 #   issues     one per entry of the expectations file (a known deviation)
 #   incidents  one per result an expectation covers (the issue seen there)
-# KCIDB needs an origin agreed with KernelCI to submit for real; ours is
-# "nsconform".  Log URLs are --url-base followed by RUN/KERNEL/FILE, or
-# file:// URLs of the results folder without it.
+# KCIDB needs an origin agreed with KernelCI to submit for real: --origin NAME
+# ($ORIGIN, default "nsconform") names it and starts every id; the test paths
+# keep "nsconform".  Log URLs are --log-url-base followed by RUN/KERNEL/FILE,
+# or file:// URLs of the results folder without it.
 package NSConform::Render::Kcidb;
 use strict;
 use warnings;
@@ -38,7 +40,7 @@ sub rfc3339 {
 	return $d && $d =~ /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)Z?$/ ? "$1Z" : undef;
 }
 
-# Where the results folder will be served (harness/report --url-base): log
+# Where the results folder will be served (harness/report --log-url-base): log
 # and config URLs are this base followed by RUN/KERNEL/FILE; without it,
 # file:// URLs of this machine.
 our $URL_BASE;
