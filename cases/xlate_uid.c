@@ -196,17 +196,16 @@ static int udp_bind(struct xlate_world *w, int self, const void *arg, struct xla
 	return 0;
 }
 
-/* In an observer: the uid column of the socket's line in /proc/self/net/udp, in v[0]. */
-static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* The uid column of the line of local port @port in the udp table @path, or -ENOENT. */
+static long udp_line_uid(const char *path, int port)
 {
 	char want[16], line[512];
-	FILE *f = fopen("/proc/self/net/udp", "r");
+	FILE *f = fopen(path, "r");
+	long ret = -ENOENT;
 
-	(void)w, (void)self, (void)arg;
 	if (!f)
 		return -errno;
-	snprintf(want, sizeof(want), ":%04X ", XL_UDP_PORT);
-	a->v[0] = -1;
+	snprintf(want, sizeof(want), ":%04X ", port);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long uid;
 		char *p = strstr(line, want);
@@ -215,9 +214,17 @@ static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlat
 		if (!p || p > line + 30)
 			continue;
 		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %lu", &uid) == 1)
-			a->v[0] = uid;
+			ret = uid;
 	}
 	fclose(f);
+	return ret;
+}
+
+/* In an observer: the uid column of the socket's line in /proc/self/net/udp, in v[0]. */
+static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	(void)w, (void)self, (void)arg;
+	a->v[0] = udp_line_uid("/proc/self/net/udp", XL_UDP_PORT);
 	return a->v[0] < 0 ? -ENOENT : 0;
 }
 
@@ -234,6 +241,92 @@ TEST_F(xlate, proc_net_udp_uid)
 	XLATE_ASK(XL_TGT, udp_bind, NULL, 0, &a);
 	XLATE_ASK(pos, udp_uid, NULL, 0, &a);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+}
+
+#define XL_UDP_PORT2 (XL_UDP_PORT + 1)
+
+/*
+ * In an observer: a child in a network namespace of its own binds a UDP
+ * socket to port XL_UDP_PORT2 and reads /proc/net/udp: v[0] the uid column
+ * of its own socket there, v[1] of the target's (XL_UDP_PORT); then the
+ * observer's own view: v[2] the child's socket, v[3] the target's.  -ENOENT
+ * where the line is missing.
+ */
+static int netns_views(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	long seen[2] = { -EIO, -EIO };
+	int p[2], q[2], st, err = 0;
+	pid_t pid;
+
+	(void)w, (void)self, (void)arg;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	if (pipe2(q, O_CLOEXEC)) {
+		err = -errno;
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	pid = ns_clone(CLONE_NEWNET);
+	if (pid < 0) {
+		err = -errno;
+		for (int i = 0; i < 2; i++)
+			close(p[i]), close(q[i]);
+		return err;
+	}
+	if (pid == 0) {
+		struct sockaddr_in sin = { .sin_family = AF_INET,
+					   .sin_port = htons(XL_UDP_PORT2) };
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+		char go;
+
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			_exit(child_fail("UDP socket in a new network namespace: %m"));
+		seen[0] = udp_line_uid("/proc/net/udp", XL_UDP_PORT2);
+		seen[1] = udp_line_uid("/proc/net/udp", XL_UDP_PORT);
+		if (write(p[1], seen, sizeof(seen)) != sizeof(seen))
+			_exit(child_fail("write: %m"));
+		/* keep the socket until the observer has read its own view */
+		close(q[1]);
+		if (read(q[0], &go, 1) < 0)
+			_exit(child_fail("read: %m"));
+		_exit(0);
+	}
+	close(p[1]);
+	close(q[0]);
+	if (read(p[0], seen, sizeof(seen)) != sizeof(seen))
+		err = -EPIPE;
+	a->v[0] = seen[0];
+	a->v[1] = seen[1];
+	a->v[2] = udp_line_uid("/proc/net/udp", XL_UDP_PORT2);
+	a->v[3] = udp_line_uid("/proc/net/udp", XL_UDP_PORT);
+	close(p[0]);
+	close(q[1]);	/* the child may go */
+	st = ns_wait(pid, NS_WAIT_MS);
+	return err ? err : st ? -ECHILD : 0;
+}
+
+/*
+ * /proc/net is a link to /proc/self/net: what it lists is the network
+ * namespace of the reading thread, not of the PID namespace the /proc mount
+ * belongs to (proc(5) /proc/net: a link to /proc/self/net, the files of the
+ * network namespace the process is a member of; network_namespaces(7)).
+ * From every position a child in a new network namespace reads its own
+ * socket there (its uid column the test's id as that position's user
+ * namespace sees it) and not the target's, and its parent, in the world's
+ * network namespace, reads the reverse.
+ */
+TEST_F(xlate, proc_net_follows_readers_netns)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(XL_TGT, udp_bind, NULL, 0, &a);
+	XLATE_ASK(pos, netns_views, NULL, 0, &a);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(-ENOENT, a.v[1]);
+	EXPECT_EQ(-ENOENT, a.v[2]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[3]);
 }
 
 struct ipcset_q {
