@@ -329,6 +329,88 @@ TEST_F(xlate, proc_net_follows_readers_netns)
 	EXPECT_EQ(xlate_id_seen(pos), a.v[3]);
 }
 
+static int nothing(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/*
+ * In the target: a file it creates on a tmpfs of its own (U1 its superblock's
+ * user namespace; the file owned by its ids, 1000 in U1), opened through that
+ * detached mount once idmapped with a user namespace mapping 0 -> U1's 1000,
+ * in which U1's 1000 is not mapped.
+ */
+static int make_idmapped_file(struct xlate_world *w)
+{
+	struct nsc_mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
+	int fs = -1, mnt = -1, userns = -1, fd = -1, err;
+	struct ns_holder h;
+	char path[64];
+
+	(void)w;
+	fs = ns_fsopen("tmpfs", 0);
+	if (fs < 0 || ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		goto out;
+	mnt = ns_fsmount(fs, FSMOUNT_CLOEXEC, 0);
+	if (mnt < 0)
+		goto out;
+	fd = openat(mnt, "file", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	close(fd);
+	fd = -1;
+	if (ns_holder_start(&h, CLONE_NEWUSER, nothing, NULL)) {
+		errno = EAGAIN;
+		goto out;
+	}
+	err = ns_map_root(h.pid, geteuid(), getegid());
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", h.pid);
+	userns = err ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (err)
+		errno = -err;
+	err = errno;
+	ns_holder_stop(&h);
+	errno = err;
+	if (userns < 0)
+		goto out;
+	attr.userns_fd = userns;
+	if (ns_mount_setattr(mnt, "", AT_EMPTY_PATH, &attr))
+		goto out;
+	fd = openat(mnt, "file", O_RDONLY | O_CLOEXEC);
+out:
+	err = errno;
+	if (fd < 0)
+		fprintf(stderr, "# xlate: tgt: idmapped tmpfs file: %m\n");
+	if (userns >= 0)
+		close(userns);
+	if (mnt >= 0)
+		close(mnt);
+	if (fs >= 0)
+		close(fs);
+	errno = err;
+	return fd;
+}
+
+/*
+ * Through an idmapped mount the owner is first mapped through the mount's
+ * idmapping, then into the caller's user namespace: the file's owner, 1000
+ * in the superblock's user namespace, has no mapping in the idmapping (it
+ * maps only 0), so every observer reads the overflow id 65534 for uid and
+ * gid, where without the idmapping anc would read 0, same 1000, desc 2000
+ * and sib 3000 (mount_setattr(2) MOUNT_ATTR_IDMAP; user_namespaces(7)
+ * "Unmapped user and group IDs").
+ */
+TEST_F(xlate, idmapped_mount_owner)
+{
+	struct xlate_ans a;
+
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	XLATE_PASS(XL_TGT, make_idmapped_file, variant->pos, owner, NULL, 0, &a);
+	EXPECT_EQ(65534, a.v[0]);
+	EXPECT_EQ(65534, a.v[1]);
+}
+
 struct ipcset_q {
 	int id;
 	unsigned int uid;
