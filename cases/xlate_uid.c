@@ -411,6 +411,98 @@ TEST_F(xlate, idmapped_mount_owner)
 	EXPECT_EQ(65534, a.v[1]);
 }
 
+/* Read the file @name in @dir (0 terminated, at most @len - 1 bytes): its length or -errno. */
+static int read_at(int dir, const char *name, char *buf, size_t len)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return n;
+}
+
+/*
+ * In an observer, with the target's /proc directory: s the target's cgroup
+ * file as a child in a new cgroup namespace reads it; v[0] 1 when the
+ * observer itself (in the test's cgroup namespace) reads what its own
+ * /proc/self/cgroup says (every process of the world is in one cgroup).
+ */
+static int cgroup_views(int dir, const void *arg, struct xlate_ans *a)
+{
+	char mine[sizeof(a->s)], theirs[sizeof(a->s)];
+	int p[2], n, st;
+	pid_t pid;
+
+	(void)arg;
+	if (read_at(AT_FDCWD, "/proc/self/cgroup", mine, sizeof(mine)) < 0 ||
+	    read_at(dir, "cgroup", theirs, sizeof(theirs)) < 0)
+		return -errno;
+	a->v[0] = !strcmp(mine, theirs);
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = ns_clone(CLONE_NEWCGROUP);
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		n = read_at(dir, "cgroup", theirs, sizeof(theirs));
+		if (n < 0)
+			_exit(child_fail("read the target's cgroup: %s", strerror(-n)));
+		if (write(p[1], theirs, n) != n)
+			_exit(child_fail("write: %m"));
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], a->s, sizeof(a->s) - 1);
+	close(p[0]);
+	st = ns_wait(pid, NS_WAIT_MS);
+	if (n < 0 || st)
+		return -ECHILD;
+	a->s[n] = 0;
+	return 0;
+}
+
+/*
+ * /proc/PID/cgroup shows each path relative to the root of the reader's
+ * cgroup namespace, whatever /proc it is read through (cgroup_namespaces(7):
+ * paths in /proc/PID/cgroup are relative to the reading process's cgroup
+ * namespace root).  From every position the target's file, read through
+ * anc's /proc, says what the observer's own file says; a child of the
+ * observer in a new cgroup namespace (rooted at the one cgroup of the
+ * world) reads "/" on every line.  It can fail only where the test does not
+ * run at the root of its cgroup namespace in some hierarchy.
+ */
+TEST_F(xlate, proc_cgroup_relative_to_readers_cgroupns)
+{
+	char mine[sizeof(((struct xlate_ans *)0)->s)], want[sizeof(mine)] = "";
+	struct xlate_ans a;
+	char *line, *save = NULL;
+
+	NS_NEED_TYPE("cgroup");
+	ASSERT_LT(0, ns_read_file("/proc/self/cgroup", mine, sizeof(mine)));
+	for (line = strtok_r(mine, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* hierarchy-ID:controller-list:cgroup-path */
+		char *path = strchr(line, ':');
+
+		ASSERT_NE(NULL, path);
+		path = strchr(path + 1, ':');
+		ASSERT_NE(NULL, path);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%.*s/\n",
+			 (int)(path - line + 1), line);
+	}
+	XLATE_PASS(XL_ANC, make_proc_dir, variant->pos, cgroup_views, NULL, 0, &a);
+	EXPECT_EQ(1, a.v[0]);
+	EXPECT_STREQ(want, a.s);
+}
+
 struct ipcset_q {
 	int id;
 	unsigned int uid;
