@@ -220,29 +220,6 @@ static long udp_line_uid(const char *path, int port)
 	return ret;
 }
 
-/* In an observer: the uid column of the socket's line in /proc/self/net/udp, in v[0]. */
-static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
-{
-	(void)w, (void)self, (void)arg;
-	a->v[0] = udp_line_uid("/proc/self/net/udp", XL_UDP_PORT);
-	return a->v[0] < 0 ? -ENOENT : 0;
-}
-
-/*
- * /proc/net/udp shows a socket's owner in the user namespace of the process
- * that opened the file (proc(5) /proc/net/udp; the uid column is
- * from_kuid_munged(seq_user_ns())).
- */
-TEST_F(xlate, proc_net_udp_uid)
-{
-	int pos = variant->pos;
-	struct xlate_ans a;
-
-	XLATE_ASK(XL_TGT, udp_bind, NULL, 0, &a);
-	XLATE_ASK(pos, udp_uid, NULL, 0, &a);
-	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
-}
-
 #define XL_UDP_PORT2 (XL_UDP_PORT + 1)
 
 /*
@@ -307,16 +284,18 @@ static int netns_views(struct xlate_world *w, int self, const void *arg, struct 
 }
 
 /*
- * /proc/net is a link to /proc/self/net: what it lists is the network
- * namespace of the reading thread, not of the PID namespace the /proc mount
- * belongs to (proc(5) /proc/net: a link to /proc/self/net, the files of the
- * network namespace the process is a member of; network_namespaces(7)).
+ * /proc/net/udp shows a socket's owner in the user namespace of the process
+ * that opened the file (proc(5) /proc/net/udp; the uid column is
+ * from_kuid_munged(seq_user_ns())), and /proc/net, a link to
+ * /proc/self/net, lists the network namespace of the reader, not of the
+ * PID namespace the /proc mount belongs to (proc(5) /proc/net: the files of
+ * the network namespace the process is a member of; network_namespaces(7)).
  * From every position a child in a new network namespace reads its own
- * socket there (its uid column the test's id as that position's user
- * namespace sees it) and not the target's, and its parent, in the world's
- * network namespace, reads the reverse.
+ * socket there and not the target's, and its parent, in the world's
+ * network namespace, reads the reverse; each uid column is the test's id as
+ * that position's user namespace sees it.
  */
-TEST_F(xlate, proc_net_follows_readers_netns)
+TEST_F(xlate, proc_net_udp_uid)
 {
 	int pos = variant->pos;
 	struct xlate_ans a;
@@ -411,20 +390,13 @@ TEST_F(xlate, idmapped_mount_owner)
 	EXPECT_EQ(65534, a.v[1]);
 }
 
-/* Read the file @name in @dir (0 terminated, at most @len - 1 bytes): its length or -errno. */
+/* The file @name in directory @dir, read as ns_read_file() does: its length or -errno. */
 static int read_at(int dir, const char *name, char *buf, size_t len)
 {
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char path[64];
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
+	return ns_read_file(path, buf, len);
 }
 
 /*
@@ -440,9 +412,11 @@ static int cgroup_views(int dir, const void *arg, struct xlate_ans *a)
 	pid_t pid;
 
 	(void)arg;
-	if (read_at(AT_FDCWD, "/proc/self/cgroup", mine, sizeof(mine)) < 0 ||
-	    read_at(dir, "cgroup", theirs, sizeof(theirs)) < 0)
-		return -errno;
+	n = ns_read_file("/proc/self/cgroup", mine, sizeof(mine));
+	if (n >= 0)
+		n = read_at(dir, "cgroup", theirs, sizeof(theirs));
+	if (n < 0)
+		return n;
 	a->v[0] = !strcmp(mine, theirs);
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
