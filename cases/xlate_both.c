@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -503,6 +504,77 @@ TEST_F(xlate, pidfd_get_info)
 	EXPECT_EQ(id, a.v[3]);
 	EXPECT_EQ(id, a.v[4]);
 	EXPECT_EQ(id, a.v[5]);
+}
+
+/*
+ * In an observer: a child of its own that exits with 7; v[0] its pid as fork
+ * gave it, v[1] si_pid, v[2] si_uid, v[3] si_code, v[4] si_status of SIGCHLD,
+ * v[5] si_pid, v[6] si_uid of waitid().
+ */
+static int own_child_exits(struct xlate_world *w, int self, const void *arg,
+			   struct xlate_ans *a)
+{
+	struct timespec ts = { .tv_sec = NS_WAIT_MS / 1000 };
+	sigset_t set, old;
+	siginfo_t si;
+	pid_t pid;
+	int err = 0;
+
+	(void)w, (void)self, (void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = ns_clone(0);
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (pid == 0)
+		_exit(7);
+	a->v[0] = pid;
+	if (sigtimedwait(&set, &si, &ts) != SIGCHLD) {
+		err = -errno;
+		ns_wait(pid, NS_WAIT_MS);
+		goto out;
+	}
+	a->v[1] = si.si_pid;
+	a->v[2] = si.si_uid;
+	a->v[3] = si.si_code;
+	a->v[4] = si.si_status;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, pid, &si, WEXITED | WNOHANG)) {
+		err = -errno;
+		ns_wait(pid, NS_WAIT_MS);
+		goto out;
+	}
+	a->v[5] = si.si_pid;
+	a->v[6] = si.si_uid;
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+/*
+ * SIGCHLD and waitid() name the child in the parent's namespaces: si_pid
+ * as fork(2) returned it, si_uid the child's real uid in the parent's user
+ * namespace, the overflow id 65534 where it has no mapping there, as for
+ * the unm observer (wait(2) "si_uid"; user_namespaces(7) "Unmapped user and
+ * group IDs"; kernel/signal.c do_notify_parent() translates with
+ * from_kuid_munged() into the parent's user namespace).
+ */
+TEST_F(xlate, sigchld_siginfo)
+{
+	int pos = variant->pos;
+	struct xlate_ans a;
+
+	XLATE_ASK(pos, own_child_exits, NULL, 0, &a);
+	ASSERT_LT(0, a.v[0]);
+	EXPECT_EQ(a.v[0], a.v[1]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[2]);
+	EXPECT_EQ(CLD_EXITED, a.v[3]);
+	EXPECT_EQ(7, a.v[4]);
+	EXPECT_EQ(a.v[0], a.v[5]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[6]);
 }
 
 TEST_HARNESS_MAIN

@@ -201,6 +201,67 @@ TEST_F(xlate, ns_identity_is_the_same_everywhere)
 	EXPECT_EQ(mine.v[1], a.v[1]);
 }
 
+/*
+ * In a server: statmount() of mount *arg (v[0] mnt_id, v[1] mnt_ns_id; 0: the
+ * first mount its own namespace lists, in its own namespace): v[0] mnt_id,
+ * v[1] mnt_parent_id, v[2] mnt_ns_id.
+ */
+static int stat_mount(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	const long *want = arg;
+	static struct nsc_statmount sm;
+	uint64_t id = want[0];
+	int err;
+
+	(void)w, (void)self;
+	if (!id) {
+		long n = ns_listmount(NSC_LSMT_ROOT, 0, 0, &id, 1);
+
+		if (n != 1)
+			return n < 0 ? n : -ENOENT;
+	}
+	err = ns_statmount(id, want[1], NSC_STATMOUNT_MNT_BASIC | NSC_STATMOUNT_MNT_NS_ID, &sm);
+	if (err)
+		return err;
+	a->v[0] = sm.mnt_id;
+	a->v[1] = sm.mnt_parent_id;
+	a->v[2] = sm.mnt_ns_id;
+	return 0;
+}
+
+/*
+ * statmount() ids are not translated: the target's mount, asked for by its
+ * mnt_id in the target's mount namespace (by mnt_ns_id), gives every
+ * observer who may read it the numbers the target gets (statmount(2)
+ * mnt_id, mnt_ns_id).  A mount namespace not the caller's may be read only
+ * with CAP_SYS_ADMIN over its owning user namespace (anc, root of its
+ * ancestor user namespace; linux:0a3deb11858a "fs: Allow listmount() in
+ * foreign mount namespace"); without it (desc, sib) the answer is EPERM
+ * (statmount(2) ERRORS: "Permission is denied for accessing this mount").
+ * same and unm share the target's mount namespace.
+ */
+TEST_F(xlate, statmount_ids)
+{
+	int pos = variant->pos, r;
+	struct xlate_ans a, mine;
+	long want[2] = { 0, 0 };
+
+	NS_NEED(NS_F_STATMOUNT);
+	NS_NEED(NS_F_MNT_ID_REQ_NS_ID);
+	XLATE_ASK(XL_TGT, stat_mount, want, sizeof(want), &mine);
+	want[0] = mine.v[0];
+	want[1] = mine.v[2];
+	r = xlate_ask(self->w, pos, stat_mount, want, sizeof(want), &a);
+	if (pos == XL_DESC || pos == XL_SIB) {
+		EXPECT_EQ(-EPERM, r);
+		return;
+	}
+	ASSERT_EQ(0, r) TH_LOG("%s: statmount: %s", xlate_pos_name[pos], strerror(-r));
+	EXPECT_EQ(mine.v[0], a.v[0]);
+	EXPECT_EQ(mine.v[1], a.v[1]);
+	EXPECT_EQ(mine.v[2], a.v[2]);
+}
+
 /* In an observer: /proc/@arg/stat of its own /proc: v[0] pid, v[1] ppid, v[2] pgrp, v[3] session. */
 static int own_stat(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
 {

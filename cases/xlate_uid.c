@@ -196,17 +196,16 @@ static int udp_bind(struct xlate_world *w, int self, const void *arg, struct xla
 	return 0;
 }
 
-/* In an observer: the uid column of the socket's line in /proc/self/net/udp, in v[0]. */
-static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+/* The uid column of the line of local port @port in the udp table @path, or -ENOENT. */
+static long udp_line_uid(const char *path, int port)
 {
 	char want[16], line[512];
-	FILE *f = fopen("/proc/self/net/udp", "r");
+	FILE *f = fopen(path, "r");
+	long ret = -ENOENT;
 
-	(void)w, (void)self, (void)arg;
 	if (!f)
 		return -errno;
-	snprintf(want, sizeof(want), ":%04X ", XL_UDP_PORT);
-	a->v[0] = -1;
+	snprintf(want, sizeof(want), ":%04X ", port);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long uid;
 		char *p = strstr(line, want);
@@ -215,16 +214,86 @@ static int udp_uid(struct xlate_world *w, int self, const void *arg, struct xlat
 		if (!p || p > line + 30)
 			continue;
 		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %lu", &uid) == 1)
-			a->v[0] = uid;
+			ret = uid;
 	}
 	fclose(f);
-	return a->v[0] < 0 ? -ENOENT : 0;
+	return ret;
+}
+
+#define XL_UDP_PORT2 (XL_UDP_PORT + 1)
+
+/*
+ * In an observer: a child in a network namespace of its own binds a UDP
+ * socket to port XL_UDP_PORT2 and reads /proc/net/udp: v[0] the uid column
+ * of its own socket there, v[1] of the target's (XL_UDP_PORT); then the
+ * observer's own view: v[2] the child's socket, v[3] the target's.  -ENOENT
+ * where the line is missing.
+ */
+static int netns_views(struct xlate_world *w, int self, const void *arg, struct xlate_ans *a)
+{
+	long seen[2] = { -EIO, -EIO };
+	int p[2], q[2], st, err = 0;
+	pid_t pid;
+
+	(void)w, (void)self, (void)arg;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	if (pipe2(q, O_CLOEXEC)) {
+		err = -errno;
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	pid = ns_clone(CLONE_NEWNET);
+	if (pid < 0) {
+		err = -errno;
+		for (int i = 0; i < 2; i++)
+			close(p[i]), close(q[i]);
+		return err;
+	}
+	if (pid == 0) {
+		struct sockaddr_in sin = { .sin_family = AF_INET,
+					   .sin_port = htons(XL_UDP_PORT2) };
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+		char go;
+
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			_exit(child_fail("UDP socket in a new network namespace: %m"));
+		seen[0] = udp_line_uid("/proc/net/udp", XL_UDP_PORT2);
+		seen[1] = udp_line_uid("/proc/net/udp", XL_UDP_PORT);
+		if (write(p[1], seen, sizeof(seen)) != sizeof(seen))
+			_exit(child_fail("write: %m"));
+		/* keep the socket until the observer has read its own view */
+		close(q[1]);
+		if (read(q[0], &go, 1) < 0)
+			_exit(child_fail("read: %m"));
+		_exit(0);
+	}
+	close(p[1]);
+	close(q[0]);
+	if (read(p[0], seen, sizeof(seen)) != sizeof(seen))
+		err = -EPIPE;
+	a->v[0] = seen[0];
+	a->v[1] = seen[1];
+	a->v[2] = udp_line_uid("/proc/net/udp", XL_UDP_PORT2);
+	a->v[3] = udp_line_uid("/proc/net/udp", XL_UDP_PORT);
+	close(p[0]);
+	close(q[1]);	/* the child may go */
+	st = ns_wait(pid, NS_WAIT_MS);
+	return err ? err : st ? -ECHILD : 0;
 }
 
 /*
  * /proc/net/udp shows a socket's owner in the user namespace of the process
  * that opened the file (proc(5) /proc/net/udp; the uid column is
- * from_kuid_munged(seq_user_ns())).
+ * from_kuid_munged(seq_user_ns())), and /proc/net, a link to
+ * /proc/self/net, lists the network namespace of the reader, not of the
+ * PID namespace the /proc mount belongs to (proc(5) /proc/net: the files of
+ * the network namespace the process is a member of; network_namespaces(7)).
+ * From every position a child in a new network namespace reads its own
+ * socket there and not the target's, and its parent, in the world's
+ * network namespace, reads the reverse; each uid column is the test's id as
+ * that position's user namespace sees it.
  */
 TEST_F(xlate, proc_net_udp_uid)
 {
@@ -232,8 +301,180 @@ TEST_F(xlate, proc_net_udp_uid)
 	struct xlate_ans a;
 
 	XLATE_ASK(XL_TGT, udp_bind, NULL, 0, &a);
-	XLATE_ASK(pos, udp_uid, NULL, 0, &a);
+	XLATE_ASK(pos, netns_views, NULL, 0, &a);
 	EXPECT_EQ(xlate_id_seen(pos), a.v[0]);
+	EXPECT_EQ(-ENOENT, a.v[1]);
+	EXPECT_EQ(-ENOENT, a.v[2]);
+	EXPECT_EQ(xlate_id_seen(pos), a.v[3]);
+}
+
+static int nothing(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/*
+ * In the target: a file it creates on a tmpfs of its own (U1 its superblock's
+ * user namespace; the file owned by its ids, 1000 in U1), opened through that
+ * detached mount once idmapped with a user namespace mapping 0 -> U1's 1000,
+ * in which U1's 1000 is not mapped.
+ */
+static int make_idmapped_file(struct xlate_world *w)
+{
+	struct nsc_mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
+	int fs = -1, mnt = -1, userns = -1, fd = -1, err;
+	struct ns_holder h;
+	char path[64];
+
+	(void)w;
+	fs = ns_fsopen("tmpfs", 0);
+	if (fs < 0 || ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		goto out;
+	mnt = ns_fsmount(fs, FSMOUNT_CLOEXEC, 0);
+	if (mnt < 0)
+		goto out;
+	fd = openat(mnt, "file", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	close(fd);
+	fd = -1;
+	if (ns_holder_start(&h, CLONE_NEWUSER, nothing, NULL)) {
+		errno = EAGAIN;
+		goto out;
+	}
+	err = ns_map_root(h.pid, geteuid(), getegid());
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", h.pid);
+	userns = err ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	if (err)
+		errno = -err;
+	err = errno;
+	ns_holder_stop(&h);
+	errno = err;
+	if (userns < 0)
+		goto out;
+	attr.userns_fd = userns;
+	if (ns_mount_setattr(mnt, "", AT_EMPTY_PATH, &attr))
+		goto out;
+	fd = openat(mnt, "file", O_RDONLY | O_CLOEXEC);
+out:
+	err = errno;
+	if (fd < 0)
+		fprintf(stderr, "# xlate: tgt: idmapped tmpfs file: %m\n");
+	if (userns >= 0)
+		close(userns);
+	if (mnt >= 0)
+		close(mnt);
+	if (fs >= 0)
+		close(fs);
+	errno = err;
+	return fd;
+}
+
+/*
+ * Through an idmapped mount the owner is first mapped through the mount's
+ * idmapping, then into the caller's user namespace: the file's owner, 1000
+ * in the superblock's user namespace, has no mapping in the idmapping (it
+ * maps only 0), so every observer reads the overflow id 65534 for uid and
+ * gid, where without the idmapping anc would read 0, same 1000, desc 2000
+ * and sib 3000 (mount_setattr(2) MOUNT_ATTR_IDMAP; user_namespaces(7)
+ * "Unmapped user and group IDs").
+ */
+TEST_F(xlate, idmapped_mount_owner)
+{
+	struct xlate_ans a;
+
+	NS_NEED(NS_F_TMPFS_IDMAP);
+	XLATE_PASS(XL_TGT, make_idmapped_file, variant->pos, owner, NULL, 0, &a);
+	EXPECT_EQ(65534, a.v[0]);
+	EXPECT_EQ(65534, a.v[1]);
+}
+
+/* The file @name in directory @dir, read as ns_read_file() does: its length or -errno. */
+static int read_at(int dir, const char *name, char *buf, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
+	return ns_read_file(path, buf, len);
+}
+
+/*
+ * In an observer, with the target's /proc directory: s the target's cgroup
+ * file as a child in a new cgroup namespace reads it; v[0] 1 when the
+ * observer itself (in the test's cgroup namespace) reads what its own
+ * /proc/self/cgroup says (every process of the world is in one cgroup).
+ */
+static int cgroup_views(int dir, const void *arg, struct xlate_ans *a)
+{
+	char mine[sizeof(a->s)], theirs[sizeof(a->s)];
+	int p[2], n, st;
+	pid_t pid;
+
+	(void)arg;
+	n = ns_read_file("/proc/self/cgroup", mine, sizeof(mine));
+	if (n >= 0)
+		n = read_at(dir, "cgroup", theirs, sizeof(theirs));
+	if (n < 0)
+		return n;
+	a->v[0] = !strcmp(mine, theirs);
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = ns_clone(CLONE_NEWCGROUP);
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		n = read_at(dir, "cgroup", theirs, sizeof(theirs));
+		if (n < 0)
+			_exit(child_fail("read the target's cgroup: %s", strerror(-n)));
+		if (write(p[1], theirs, n) != n)
+			_exit(child_fail("write: %m"));
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], a->s, sizeof(a->s) - 1);
+	close(p[0]);
+	st = ns_wait(pid, NS_WAIT_MS);
+	if (n < 0 || st)
+		return -ECHILD;
+	a->s[n] = 0;
+	return 0;
+}
+
+/*
+ * /proc/PID/cgroup shows each path relative to the root of the reader's
+ * cgroup namespace, whatever /proc it is read through (cgroup_namespaces(7):
+ * paths in /proc/PID/cgroup are relative to the reading process's cgroup
+ * namespace root).  From every position the target's file, read through
+ * anc's /proc, says what the observer's own file says; a child of the
+ * observer in a new cgroup namespace (rooted at the one cgroup of the
+ * world) reads "/" on every line.  It can fail only where the test does not
+ * run at the root of its cgroup namespace in some hierarchy.
+ */
+TEST_F(xlate, proc_cgroup_relative_to_readers_cgroupns)
+{
+	char mine[sizeof(((struct xlate_ans *)0)->s)], want[sizeof(mine)] = "";
+	struct xlate_ans a;
+	char *line, *save = NULL;
+
+	NS_NEED_TYPE("cgroup");
+	ASSERT_LT(0, ns_read_file("/proc/self/cgroup", mine, sizeof(mine)));
+	for (line = strtok_r(mine, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* hierarchy-ID:controller-list:cgroup-path */
+		char *path = strchr(line, ':');
+
+		ASSERT_NE(NULL, path);
+		path = strchr(path + 1, ':');
+		ASSERT_NE(NULL, path);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%.*s/\n",
+			 (int)(path - line + 1), line);
+	}
+	XLATE_PASS(XL_ANC, make_proc_dir, variant->pos, cgroup_views, NULL, 0, &a);
+	EXPECT_EQ(1, a.v[0]);
+	EXPECT_STREQ(want, a.s);
 }
 
 struct ipcset_q {
