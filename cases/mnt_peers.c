@@ -23,7 +23,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/fanotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -859,24 +858,12 @@ static int shrink_busy_worker(void *arg)
 {
 	const char *am = "/tmp/dbg/tracing", *r = "/tmp/p2/options";
 	char cwd[MNT_PATH_MAX];
-	int err, fan, nsfd;
 	struct stat st;
+	int err;
 
 	(void)arg;
 	if (ns_private_tmp("size=1m"))
 		return 1;
-	/*
-	 * Our mount namespace watched for mount events, as a container manager would: the
-	 * detached mounts are then queued for notification too (6.14; without, the same input).
-	 */
-	fan = fanotify_init(FAN_REPORT_MNT, O_RDONLY);
-	if (fan >= 0) {
-		nsfd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-		if (nsfd < 0 || fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MNTNS,
-					      FAN_MNT_ATTACH | FAN_MNT_DETACH, nsfd, NULL))
-			return child_fail("watch our mount namespace for mount events: %m");
-		close(nsfd);
-	}
 	if (mkdir("/tmp/dbg", 0755) || mkdir("/tmp/p", 0755) || mkdir("/tmp/p1", 0755) ||
 	    mkdir("/tmp/p2", 0755))
 		return child_fail("mkdir: %m");
@@ -913,8 +900,6 @@ static int shrink_busy_worker(void *arg)
 		return child_fail("umount2(/tmp/p1) with R busy: %m, expected EBUSY");
 	if (!is_tmpfs(r) || !getcwd(cwd, sizeof(cwd)) || strcmp(cwd, r))
 		return child_fail("R, our working directory, did not stay on %s after EBUSY", r);
-	if (fan >= 0)
-		close(fan);
 	return 0;
 }
 
@@ -926,9 +911,7 @@ static int shrink_busy_worker(void *arg)
  * "namespace: check a submount for references right before unmounting it", Debian 6.1.192,
  * 6.12.113 and 7.2.11: before it the umount succeeded and took R with it, as the upstream
  * selftest umount_propagation/shrink_submounts busy_mount_moved_into_reach finds; unfixed in
- * 6.18.y as of 6.18.44; on Debian 6.18.15, with the namespace watched by fanotify, the same
- * umount WARNs in fsnotify_mnt() and the next umount hangs on namespace_sem).  Real root:
- * debugfs mounts only in the initial user namespace.
+ * 6.18.y as of 6.18.44).  Real root: debugfs mounts only in the initial user namespace.
  */
 TEST(umount_of_shrinkable_tree_keeps_busy_mount_ebusy)
 {
