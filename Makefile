@@ -100,6 +100,7 @@ help:
 	@echo "  make matrix KERNELS=all        the newest release of every series (7.2:all: every 7.2 release)"
 	@echo "  make matrix RESUME=RUN-ID      finish an interrupted matrix run (the kernels it completed are kept)"
 	@echo "  make matrix ARCH=arm64 KERNELS=\"6.1 6.12\"  Debian's arm64 kernels in qemu-system-aarch64"
+	@echo "  make matrix COMPAT=1 KERNELS=7.3  also the compat passes (32-bit x86 cases) in the guests"
 	@echo "  make build-compat  the cases as 32-bit x86 binaries (build/compat: the compat pass)"
 	@echo "  make bisect CASE=bin/test SERIES=7.2   last bad and first good release of a series"
 	@echo "               (or FROM=7.2.6 TO=7.2.13; in a kernel tree: git bisect run .../harness/bisect CASE)"
@@ -207,9 +208,9 @@ $(error KERNELS is empty: name the kernels to boot, e.g. make matrix KERNELS="6.
 endif
 endif
 matrix: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build $(if $(filter 1,$(COMPAT)),build-compat)
 	@MODULES="$(MODULES)" CONFIG="$(CONFIG)" harness/matrix $(if $(JOBS),--jobs $(JOBS)) \
-		$(if $(filter arm64,$(ARCH)),--arch arm64) \
+		$(if $(filter arm64,$(ARCH)),--arch arm64) $(if $(filter 1,$(COMPAT)),--compat) \
 		$(if $(RESUME),--resume $(RESUME)) $(RUN_ARGS) $(if $(RESUME),,$(KERNELS))
 
 # Bisect across Debian releases: CASE=binary/test and SERIES=7.2 (every

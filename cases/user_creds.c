@@ -273,7 +273,8 @@ static int peercred_child(pid_t listener, uid_t uid, gid_t gid)
 		return child_fail("listener's credentials read %d/%u/%u inside, expected 0/0/0",
 				  uc.pid, uc.uid, uc.gid);
 	/* Stay connected until the parent has looked. */
-	read(fd, &ul, 1);
+	if (read(fd, &ul, 1) < 0)
+		return child_fail("wait for the parent: %m");
 	close(fd);
 	return 0;
 }

@@ -290,7 +290,8 @@ static int netns_socket(int sock)
 	if (s < 0 || ns_send_fd(sock, s))
 		return child_fail("socket in A's netns: %m");
 	/* Keep A's namespaces until the parent is done with the socket. */
-	read(sock, &s, 1);
+	if (read(sock, &s, 1) < 0)
+		return child_fail("wait for the parent: %m");
 	return 0;
 }
 
@@ -369,7 +370,8 @@ static int file_in_a(int sock)
 	fd = open("/tmp/secret", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || ns_send_fd(sock, fd))
 		return child_fail("reopen /tmp/secret in A: %m");
-	read(sock, &fd, 1);
+	if (read(sock, &fd, 1) < 0)
+		return child_fail("wait for the parent: %m");
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 #   die MSG                "me: MSG" on stderr, exit 2
 #   now_ms                 milliseconds since the epoch
 #   parse_pass P           the one accepted set: root, user, both, "root user";
-#                          sets passes ("root", "user" or "root user")
+#                          sets passes ("root", "user" or "root user"); a runner
+#                          that takes more (check: compat) sets pass_choices, the
+#                          wording of its refusal
 #   find_cases [CASE...]   fills cases: the arguments, else every build/cases/*
 #                          (every $case_dir/* when the runner set case_dir)
 #   select_cases [--test PATTERN]... [--ns TYPE]...
@@ -34,7 +36,7 @@ parse_pass() {
 	case "$1" in
 	both|"root user"|"user root") passes="root user" ;;
 	root|user) passes=$1 ;;
-	*) die "unknown pass '$1' (root, user or both)" ;;
+	*) die "unknown pass '$1' (${pass_choices:-root, user or both})" ;;
 	esac
 }
 

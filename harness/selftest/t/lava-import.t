@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 imp=$top/harness/lava-import
 fx=$top/harness/selftest/fixtures/lava
-plan 17
+plan 18
 
 "$imp" --results "$scratch/r" --run-id log "$fx/job.log" > "$scratch/out" 2>&1
 is "log: exit 0" $? 0
@@ -57,19 +57,25 @@ is "a log without nsconform results: exit 1" $? 1
 
 # LAVA's own validation of the job template (filled in) and the test definition.
 py=/usr/bin/python3
+sed -e 's|@ABI@|6.12.90+deb13-amd64|; s|@KERNEL_URL@|file:///k/vmlinuz|' \
+	-e 's|@INITRD_URL@|file:///k/nsconform.cpio|; s|@REPOSITORY@|file:///repo|' \
+	-e 's|@REVISION@|0123456789abcdef|; s|@PASSES@|root user|' \
+	"$top/lava/job-qemu.yaml" > "$scratch/job.yaml"
 if [ -f /usr/share/lava-common/lava-schema.py ] &&
 	$py -c 'import voluptuous, lava_common' 2>/dev/null; then
-	sed -e 's|@ABI@|6.12.90+deb13-amd64|; s|@KERNEL_URL@|file:///k/vmlinuz|' \
-		-e 's|@INITRD_URL@|file:///k/nsconform.cpio|; s|@REPOSITORY@|file:///repo|' \
-		-e 's|@REVISION@|0123456789abcdef|; s|@PASSES@|root user|' \
-		"$top/lava/job-qemu.yaml" > "$scratch/job.yaml"
 	check "lava-schema: the job template validates" \
 		$py /usr/share/lava-common/lava-schema.py job "$scratch/job.yaml"
 	check "lava-common: the test definition validates" $py -c 'import sys, yaml
 from lava_common.schemas.test.testdef import validate
 validate(yaml.safe_load(open(sys.argv[1])))' "$top/lava/nsconform.yaml"
+	# The schema check must be able to fail: a job without its actions is refused.
+	sed '/^actions:/,$d' "$scratch/job.yaml" > "$scratch/bad.yaml"
+	! $py /usr/share/lava-common/lava-schema.py job "$scratch/bad.yaml" >/dev/null 2>&1
+	is "lava-schema: a job without actions is refused" $? 0
 else
-	skip "lava-dispatcher (lava-common, python3-voluptuous) is not installed"
-	skip "lava-dispatcher (lava-common, python3-voluptuous) is not installed"
+	# harness/packages lists lava-common: make test must not pass without the check.
+	for d in "job template" "test definition" "broken job refused"; do
+		_result 1 "lava-common (LAVA's schemas) is not installed: harness/deps installs it ($d)"
+	done
 fi
 done_testing
