@@ -75,7 +75,7 @@ validate(yaml.safe_load(open(sys.argv[1])))' "$top/lava/nsconform.yaml"
 else
 	# harness/packages lists lava-common: make test must not pass without the check.
 	for d in "job template" "test definition" "broken job refused"; do
-		_result 1 "lava-common (LAVA's schemas) is not installed: harness/deps installs it ($d)"
+		_result 1 "lava-common (LAVA's schemas) is missing: harness/deps installs it ($d)"
 	done
 fi
 done_testing
