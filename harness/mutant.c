@@ -464,7 +464,9 @@ static int poke(pid_t pid, unsigned long addr, const void *buf, size_t len)
 /*
  * The lie: 1 to 997, from the caller's PID and user namespaces, so that
  * two callers in the same namespaces are told the same and callers in
- * different ones (almost always) different amounts.
+ * different ones (almost always) different amounts.  64-bit identities
+ * (nsfs inodes, ns and mount ids) move by that times 2^32, so that two
+ * real ones never collide under it (ns_clone() compares inodes).
  */
 static unsigned long lie_delta(pid_t pid)
 {
@@ -687,7 +689,7 @@ static bool lie_stat(pid_t pid, long nr, unsigned long addr, unsigned long d)
 		}
 		if ((mut.lie & LIE_IDENT) && (sx.stx_mask & STATX_INO) &&
 		    makedev(sx.stx_dev_major, sx.stx_dev_minor) == mut.nsfs_dev) {
-			sx.stx_ino += d;
+			sx.stx_ino += d << 32;
 			done = true;
 		}
 		return done && !poke(pid, addr, &sx, sizeof(sx));
@@ -702,7 +704,7 @@ static bool lie_stat(pid_t pid, long nr, unsigned long addr, unsigned long d)
 			done = true;
 		}
 		if ((mut.lie & LIE_IDENT) && st.st_dev == mut.nsfs_dev) {
-			st.st_ino += d;
+			st.st_ino += d << 32;
 			done = true;
 		}
 		return done && !poke(pid, addr, &st, sizeof(st));
@@ -976,7 +978,8 @@ static void lie_exit(struct tracee *t)
 			done = lie_pidfd_info(t->pid, a, &r, d);
 		} else if (cmd == NS_GET_OWNER_UID || cmd == NS_GET_ID) {
 			if (!rv)
-				add_id(t->pid, a[2], cmd == NS_GET_ID ? 8 : 4, d);
+				add_id(t->pid, a[2], cmd == NS_GET_ID ? 8 : 4,
+				       cmd == NS_GET_ID ? d << 32 : d);
 			done = !rv;
 		} else if (rv >= 0 || rv == -ESRCH) {
 			/* NS_GET_*PID*: ESRCH becomes the pid untranslated */
@@ -1024,9 +1027,10 @@ static void lie_exit(struct tracee *t)
 		break;
 	case __NR_statmount:
 		if (!rv) {
-			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_id), 8, d);
-			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_parent_id), 8, d);
-			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_ns_id), 8, d);
+			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_id), 8, d << 32);
+			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_parent_id), 8,
+			       d << 32);
+			add_id(t->pid, a[1] + offsetof(struct nsc_statmount, mnt_ns_id), 8, d << 32);
 			done = true;
 		}
 		break;
