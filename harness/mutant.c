@@ -960,8 +960,11 @@ static void lie_exit(struct tracee *t)
 	case SYS_semctl:
 		cmd = t->lie_nr == SYS_semctl ? a[2] : a[1];
 		cmd &= ~0x100UL;	/* IPC_64 */
-		if (!rv && (cmd == IPC_STAT || cmd == MSG_STAT || cmd == SHM_STAT ||
-			    cmd == SEM_STAT)) {
+		/* (MSG_STAT is GETPID's number: by call; *_STAT return an id) */
+		if (rv >= 0 && (cmd == IPC_STAT ||
+				(t->lie_nr == SYS_msgctl && cmd == MSG_STAT) ||
+				(t->lie_nr == SYS_shmctl && cmd == SHM_STAT) ||
+				(t->lie_nr == SYS_semctl && cmd == SEM_STAT))) {
 			done = lie_ipc(t->pid, t->lie_nr, t->lie_nr == SYS_semctl ? a[3] : a[2], d);
 		} else if (rv >= 0 && t->lie_nr == SYS_semctl && cmd == GETPID &&
 			   (mut.lie & LIE_PID)) {
