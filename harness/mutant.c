@@ -10,6 +10,12 @@
  *	(in clone()'s flags 0x80 is part of the exit signal).
  *   mutant --fake SYSCALL -- CASE [ARGS...]
  *	make SYSCALL return 0 without executing it.
+ *   mutant --lie pid|uid|ident|proc -- CASE [ARGS...]
+ *	a translation lie: at the exit of a call that returns an id the
+ *	kernel translates between namespaces (pids; uids and gids; the ids
+ *	that must not be translated; /proc text, listings and lookups), move
+ *	the id by 1 to 997, an amount chosen from the caller's PID and user
+ *	namespaces, and leave it so (lie_exit() has the list of calls).
  *   mutant --none -- CASE [ARGS...]
  *	trace but change nothing (the baseline of make mutate).
  *   mutant --strace --fake SYSCALL -- CASE
@@ -27,14 +33,16 @@
  * program notices: harness/mutate's traced baseline leaves such tests out.
  * With --none the filter traces every call a mutant can change and one
  * more TAP line names the mutants that would have changed something:
- *	# mutant: profile: clear-uts clear-user fake-sethostname
+ *	# mutant: profile: clear-uts clear-user fake-sethostname lie-uid
  * (harness/mutate runs a mutant only on the binaries whose profile names it).
  *
  * Every descendant is traced (PTRACE_O_TRACEFORK|VFORK|CLONE|EXEC), and
  * PTRACE_O_EXITKILL kills them all if the supervisor dies.  Whatever the
  * mutation changes in the tracee (a register, the clone_args flags word)
  * is put back at syscall exit, in the caller and in the new child, so the
- * only lie is the kernel's behaviour.  At the end one TAP comment line says
+ * only lie is the kernel's behaviour (--lie changes what the kernel
+ * returned, and that stays; the one input it changes, a /proc path, is
+ * put back).  At the end one TAP comment line says
  * how often the mutation was applied:
  *	# mutant: clear CLONE_NEWUTS: applied 3
  * The exit status is the case's (128 + signal when it was killed).
