@@ -2,7 +2,8 @@
 # make mutate's runner keeps working: a two-mutant smoke run on the UTS
 # case (the lying unshare/clone and the lying sethostname must be killed),
 # a mutant no case exercises is reported as surviving, and the supervisor
-# is transparent: same credentials as the pass, exit status passed through.
+# is transparent: same credentials as the pass, exit status passed through;
+# the translation lies (lie-*) alter the ids a call returns.
 . "$(dirname "$0")/../lib.sh"
 mutant=$top/build/harness/mutant
 uts=$top/build/cases/uts
@@ -14,7 +15,7 @@ if [ ! -x "$mutant" ] || [ ! -x "$uts" ]; then
 	echo "1..0 # SKIP build/harness/mutant or build/cases/uts is not built"
 	exit 0
 fi
-plan 19
+plan 23
 
 host=$(hostname)
 "$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
@@ -62,6 +63,21 @@ like "--none names the mutants that would change a call" "$scratch/prof" \
 	'^# mutant: profile: .*clear-uts .*fake-sethostname'
 "$mutant" --none -- "$selftest/whoami" > "$scratch/prof" 2>&1
 unlike "and not those that would not" "$scratch/prof" '^# mutant: profile: .*clear-uts'
+
+# The translation lies: listed, profiled, and the id a call returns is not the kernel's.
+"$top/harness/mutate" --list > "$scratch/list"
+like "make mutate runs the translation lies" "$scratch/list" '^lie-proc$'
+stat=$(command -v stat)
+"$mutant" --none -- "$stat" -c %u / > /dev/null 2> "$scratch/prof"
+like "--none names lie-uid where a stat(2) was made" "$scratch/prof" \
+	'^# mutant: profile: .*lie-uid'
+owner=$("$mutant" --lie uid -- "$stat" -c %u / 2>/dev/null)
+check "--lie uid: stat(2) gives another owner than the kernel's" \
+	test -n "$owner" -a "$owner" != "$(stat -c %u /)"
+"$mutant" --lie proc -- "$(command -v cat)" /proc/self/status > "$scratch/status" 2>/dev/null
+check "--lie proc: Pid: of /proc/self/status is not its NSpid:" \
+	awk '/^Pid:/ { p = $2 } /^NSpid:/ { n = $NF } END { exit !(p && n && p != n) }' \
+	"$scratch/status"
 
 # Run by hand without a sandbox, a privileged supervisor makes its own.
 uts_in=$("$mutant" --clear uts -- /bin/readlink /proc/self/ns/uts 2>/dev/null)
