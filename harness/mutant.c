@@ -762,7 +762,7 @@ static unsigned long status_mask(const char *line, bool fdinfo)
 	return 0;
 }
 
-enum text_kind { TX_NONE, TX_STATUS, TX_FDINFO, TX_STAT, TX_NET, TX_MOUNTINFO };
+enum text_kind { TX_NONE, TX_STATUS, TX_FDINFO, TX_STAT, TX_NET, TX_MOUNTINFO, TX_CGROUP };
 
 /* Which /proc file a read() returned, by its text. */
 static enum text_kind text_kind(const char *s)
@@ -781,6 +781,10 @@ static enum text_kind text_kind(const char *s)
 		return TX_STAT;
 	if (!strncmp(s + strspn(s, " "), "sl ", 3) && strstr(s, " uid "))
 		return TX_NET;
+	if (sscanf(s, "%u:%*[^:\n]:%c", &a, &slash) == 2 && slash == '/')
+		return TX_CGROUP;
+	if (sscanf(s, "%u::%c", &a, &slash) == 2 && slash == '/')
+		return TX_CGROUP;
 	return TX_NONE;
 }
 
@@ -788,7 +792,9 @@ static enum text_kind text_kind(const char *s)
  * read() of /proc text: the pids of status, stat and a pidfd's fdinfo (not
  * NSpid: of status, from which harness code learns the pids), the uids and
  * gids of status and the uid column of /proc/net/{tcp,udp}*, the mount ids
- * of mountinfo.  The text may grow up to the size the caller asked for.
+ * of mountinfo, the paths of /proc/PID/cgroup (below /lieD, as read against
+ * the wrong cgroup namespace root).  The text may grow up to the size the
+ * caller asked for.
  */
 static bool lie_text(pid_t pid, const uint64_t *a, struct user_regs_struct *r, unsigned long d)
 {
@@ -812,7 +818,24 @@ static bool lie_text(pid_t pid, const uint64_t *a, struct user_regs_struct *r, u
 			mask = 3;
 		else if (k == TX_NET && i)
 			mask = 1UL << 7;
-		if (k == TX_STAT && !i && memchr(in, ')', len)) {
+		if (k == TX_CGROUP && memchr(in + i, ':', len)) {
+			/* hierarchy:controllers:path, the path seen from the wrong root */
+			const char *p = memchr(in + i, ':', len);
+
+			p = memchr(p + 1, ':', in + e - p - 1);
+			if (!p || p[1] != '/') {
+				memcpy(out + w, in + i, len);
+				w += len;
+			} else {
+				memcpy(out + w, in + i, p + 1 - (in + i));
+				w += p + 1 - (in + i);
+				w += sprintf(out + w, "/lie%lu", d);
+				if (in + e - (p + 1) > 1) {
+					memcpy(out + w, p + 1, in + e - (p + 1));
+					w += in + e - (p + 1);
+				}
+			}
+		} else if (k == TX_STAT && !i && memchr(in, ')', len)) {
 			/* pid (comm) state ppid pgrp session ... */
 			const char *rp = in;
 
