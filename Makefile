@@ -292,5 +292,7 @@ build-arm64:
 clean:
 	rm -rf $(BUILD)
 
+# The cache of this checkout only: a CACHE shared with other checkouts
+# (CACHE=... or NSCONFORM_CACHE in the environment) is never removed here.
 distclean: clean
-	rm -rf $(CACHE) results/[0-9]* results/latest
+	rm -rf $(TOP)/cache results/[0-9]* results/latest
