@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression test for the fix of a physical device coming home, from a
+ * network namespace that dies, to an initial namespace where one of its
+ * alternative names is taken (issue 27, item 2; the row of
+ * fixtures/data/fixes.tsv whose test names this binary).
+ *
+ * Like cases/net_phys.c it needs real root in the initial namespaces and a
+ * physical device nobody uses (down, with a bus device): the QEMU guests
+ * have one (a PCI e1000); elsewhere the test SKIPs.  Only that device is
+ * moved, and a dummy device of the test's own is made in the initial
+ * namespace and deleted before the test ends.  Plain rtnetlink sockets.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>		/* before the linux/ headers: their if.h yields to it */
+#include <limits.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "net.h"
+#include "kselftest_harness.h"
+
+/* Being in the initial network namespace is known from kthreadd: see nsrun. */
+NS_CASE_NEEDS_INITIAL_PIDNS;
+
+#define ALT "nsc-home-alt"
+#define DUMMY "nscd0"
+
+struct nlreq {
+	union {
+		struct nlmsghdr h;
+		char buf[512];
+	};
+};
+
+static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
+{
+	struct rtattr *a = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
+{
+	nest->rta_len = (char *)h + NLMSG_ALIGN(h->nlmsg_len) - (char *)nest;
+}
+
+/* A request of @type for the link @index, with @flags. */
+static void nl_start(struct nlreq *r, int type, int flags, int index)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = index };
+
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	memcpy(NLMSG_DATA(&r->h), &ifi, sizeof(ifi));
+}
+
+/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
+static int nl_talk(struct nlreq *r)
+{
+	char buf[4096];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	err = n < 0 ? -errno : -EPROTO;
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	close(fd);
+	return err;
+}
+
+/* Give the link @index the alternative name ALT: 0 or -errno. */
+static int altname_add(int index)
+{
+	struct rtattr *list;
+	struct nlreq r;
+
+	nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, index);
+	list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+	nl_nest_end(&r.h, list);
+	return nl_talk(&r);
+}
+
+/* A dummy link DUMMY in the caller's netns: 0 or -errno. */
+static int dummy_add(void)
+{
+	struct rtattr *info;
+	struct nlreq r;
+
+	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	nl_attr(&r.h, IFLA_IFNAME, DUMMY, sizeof(DUMMY));
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, "dummy", sizeof("dummy"));
+	nl_nest_end(&r.h, info);
+	return nl_talk(&r);
+}
+
+/* Move the link @index into the netns open as @nsfd: 0 or -errno. */
+static int link_move(int index, int nsfd)
+{
+	__u32 fd = nsfd;
+	struct nlreq r;
+
+	nl_start(&r, RTM_NEWLINK, 0, index);
+	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	return nl_talk(&r);
+}
+
+/* Delete the link @index: 0 or -errno. */
+static int link_del(int index)
+{
+	struct nlreq r;
+
+	nl_start(&r, RTM_DELLINK, 0, index);
+	return nl_talk(&r);
+}
+
+/* Whether the link @index has the altname ALT (RTM_GETLINK): 1, 0, or -errno. */
+static int has_altname(int index)
+{
+	char buf[8192];
+	struct nlreq r;
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct rtattr *a, *b;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), len, blen;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	nl_start(&r, RTM_GETLINK, 0, index);
+	r.h.nlmsg_flags = NLM_F_REQUEST;
+	if (send(fd, &r, r.h.nlmsg_len, 0) < 0 || (n = recv(fd, buf, sizeof(buf), 0)) < 0) {
+		len = -errno;
+		close(fd);
+		return len;
+	}
+	close(fd);
+	if (!NLMSG_OK(h, n) || h->nlmsg_type != RTM_NEWLINK)
+		return h->nlmsg_type == NLMSG_ERROR ?
+		       ((struct nlmsgerr *)NLMSG_DATA(h))->error : -EPROTO;
+	len = IFLA_PAYLOAD(h);
+	for (a = IFLA_RTA(NLMSG_DATA(h)); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if ((a->rta_type & ~NLA_F_NESTED) != IFLA_PROP_LIST)
+			continue;
+		blen = RTA_PAYLOAD(a);
+		for (b = RTA_DATA(a); RTA_OK(b, blen); b = RTA_NEXT(b, blen))
+			if (b->rta_type == IFLA_ALT_IFNAME && !strcmp(RTA_DATA(b), ALT))
+				return 1;
+	}
+	return 0;
+}
+
+/* The first physical device of our namespace that is down (a bus device), in @name. */
+static int spare_physical_device(char *name)
+{
+	DIR *d = opendir("/sys/class/net");
+	char link[64 + NAME_MAX], bus[PATH_MAX];
+	struct dirent *e;
+	int flags, rc = -1;
+
+	while (d && rc && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= IFNAMSIZ)
+			continue;
+		snprintf(link, sizeof(link), "/sys/class/net/%s/device", e->d_name);
+		if (realpath(link, bus) && !netdev_flags(e->d_name, &flags) && !(flags & IFF_UP)) {
+			snprintf(name, IFNAMSIZ, "%s", e->d_name);
+			rc = 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+static int come_home_worker(void *arg)
+{
+	const char *phys = arg;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int idx = if_nametoindex(phys), didx = 0, nsfd = -1, err, rc = 1, alt;
+	struct ns_holder h;
+	long end;
+
+	if (!idx)
+		return child_fail("if_nametoindex(%s): %m", phys);
+	err = altname_add(idx);
+	if (err) {
+		errno = -err;
+		return child_fail("altname %s for %s: %m", ALT, phys);
+	}
+	if (ns_holder_start(&h, CLONE_NEWNET, NULL, NULL)) {
+		child_fail("a holder of a new network namespace");
+		goto out;
+	}
+	nsfd = ns_open(h.pid, "net");
+	err = nsfd < 0 ? nsfd : link_move(idx, nsfd);
+	if (nsfd >= 0)
+		close(nsfd);
+	if (err) {
+		ns_holder_stop(&h);
+		errno = -err;
+		child_fail("move %s to the holder's netns: %m", phys);
+		goto out;
+	}
+	/* Its altname, free here now, taken by a dummy of ours. */
+	err = dummy_add();
+	didx = err ? 0 : (int)if_nametoindex(DUMMY);
+	err = err ?: didx ? altname_add(didx) : -errno;
+	if (err) {
+		ns_holder_stop(&h);
+		errno = -err;
+		child_fail("a dummy %s with the altname %s: %m", DUMMY, ALT);
+		goto out;
+	}
+	/* Its last process gone, the namespace is freed (by a workqueue, later). */
+	if (ns_holder_stop(&h)) {
+		child_fail("the holder failed");
+		goto out;
+	}
+	end = ns_now_ms() + NS_WAIT_MS;
+	while (!if_nametoindex(phys) && ns_now_ms() < end)
+		nanosleep(&tick, NULL);
+	/* The side the fix leaves alone: the device is back, under its name. */
+	if (!if_nametoindex(phys)) {
+		child_fail("%s not back in the initial netns 10 s after its netns died", phys);
+		goto out;
+	}
+	/* The side the fix is about: without the altname the dummy holds. */
+	alt = has_altname(if_nametoindex(phys));
+	if (alt) {
+		child_fail("%s came back with the altname %s the dummy holds (%d)", phys, ALT,
+			   alt);
+		goto out;
+	}
+	if (has_altname(didx) != 1 || (int)if_nametoindex(ALT) != didx) {
+		child_fail("%s is no longer the dummy's", ALT);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (didx && link_del(didx))
+		rc = child_fail("delete %s: %m", DUMMY);
+	/* On a failure, the altname may still be the device's. */
+	if (has_altname(idx) == 1) {
+		struct rtattr *list;
+		struct nlreq r;
+
+		nl_start(&r, RTM_DELLINKPROP, 0, idx);
+		list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+		nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+		nl_nest_end(&r.h, list);
+		nl_talk(&r);
+	}
+	return rc;
+}
+
+/*
+ * When a network namespace is freed its physical devices move back to the
+ * initial one (network_namespaces(7)); an alternative name that is taken
+ * there meanwhile is dropped from the returning device, which comes back
+ * (fix linux:d09486a04f5d "net: fix removing a namespace with conflicting
+ * altnames", Debian 6.1.76: before it the move failed and
+ * default_device_exit_net() hit BUG(); "net: Remove conflicting altnames
+ * for dying netns in __dev_change_net_namespace()", Debian 6.12.115 and
+ * 7.2.7, moved the dropping, and this input finds 6.12.113 right too).
+ * An altname moves with its device (linux:8e15aee62161, 6.7 and 6.1.64),
+ * so the dummy can take it meanwhile.  Both sides: the device is back
+ * under its name, and the altname stays the dummy's.
+ */
+TEST(device_home_with_altname_taken_drops_it)
+{
+	char phys[IFNAMSIZ];
+
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_NET_ADMIN));
+	NS_NEED_ENV(ns_in_initial_pidns() && ns_same_as_self(2, "net") == 1,
+		    NS_WHY_INITIAL_NETNS);
+	NS_NEED_ENV(!spare_physical_device(phys), NS_WHY_NO_SPARE_NETDEV);
+	TH_LOG("moving %s", phys);
+	EXPECT_EQ(0, ns_run(0, come_home_worker, phys));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for the tunnel changelink fixes that Debian's kernels
+ * ship (issue 27, item 2; the rows "net: <driver>: require CAP_NET_ADMIN
+ * in the device netns for changelink" of fixtures/data/fixes.tsv): one
+ * test per tunnel driver, the same input for each.  A tunnel keeps the
+ * network namespace it was made in (its link netns: where its packets go
+ * out) when the device moves to another; changing its parameters changes
+ * that namespace's traffic, so it takes CAP_NET_ADMIN over the link
+ * netns, not only over the one the device is in.  Plain rtnetlink
+ * sockets, so the binary needs no library beyond the fixtures.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>		/* before the linux/ headers: their if.h yields to it */
+#include <linux/if_link.h>
+#include <linux/if_tunnel.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "net.h"
+#include "kselftest_harness.h"
+
+/* The worker's answer when the kernel has no such tunnel driver. */
+#define NO_DRIVER 3
+
+#define TUN "nsct0"
+
+struct tunnel {
+	const char *kind;	/* IFLA_INFO_KIND */
+	int family;		/* of its addresses */
+	int local, remote;	/* the IFLA_INFO_DATA attributes of the two ends */
+};
+
+struct nlreq {
+	union {
+		struct nlmsghdr h;
+		char buf[512];
+	};
+};
+
+static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
+{
+	struct rtattr *a = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
+{
+	nest->rta_len = (char *)h + NLMSG_ALIGN(h->nlmsg_len) - (char *)nest;
+}
+
+/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
+static int nl_talk(struct nlreq *r)
+{
+	char buf[4096];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	err = n < 0 ? -errno : -EPROTO;
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	close(fd);
+	return err;
+}
+
+/* Address number @n of the documentation ranges in @t's family, as attribute @type. */
+static void addr_attr(struct nlmsghdr *h, const struct tunnel *t, int type, int n)
+{
+	char text[32];
+	unsigned char a[16];
+
+	if (t->family == AF_INET)
+		snprintf(text, sizeof(text), "192.0.2.%d", n);
+	else
+		snprintf(text, sizeof(text), "2001:db8::%d", n);
+	inet_pton(t->family, text, a);
+	nl_attr(h, type, a, t->family == AF_INET ? 4 : 16);
+}
+
+/*
+ * RTM_NEWLINK for TUN: made with local address 1 and remote address
+ * @remote (@create), or changed to remote address @remote.  0 or -errno.
+ */
+static int tunnel_link(const struct tunnel *t, bool create, int remote)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info, *data;
+	struct nlreq r;
+
+	if (!create) {
+		ifi.ifi_index = if_nametoindex(TUN);
+		if (!ifi.ifi_index)
+			return -errno;
+	}
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	r.h.nlmsg_type = RTM_NEWLINK;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (create ? NLM_F_CREATE | NLM_F_EXCL : 0);
+	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
+	if (create)
+		nl_attr(&r.h, IFLA_IFNAME, TUN, sizeof(TUN));
+	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	nl_attr(&r.h, IFLA_INFO_KIND, t->kind, strlen(t->kind) + 1);
+	data = nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
+	if (create)
+		addr_attr(&r.h, t, t->local, 1);
+	addr_attr(&r.h, t, t->remote, remote);
+	nl_nest_end(&r.h, data);
+	nl_nest_end(&r.h, info);
+	return nl_talk(&r);
+}
+
+/* Move TUN into the netns open as @nsfd: 0 or -errno. */
+static int tunnel_move(int nsfd)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(TUN) };
+	__u32 fd = nsfd;
+	struct nlreq r;
+
+	if (!ifi.ifi_index)
+		return -errno;
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	r.h.nlmsg_type = RTM_NEWLINK;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
+	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	return nl_talk(&r);
+}
+
+/* Our ids, set before the holder starts: its root is mapped to them. */
+static uid_t our_uid;
+static gid_t our_gid;
+
+/* The holder: root of a user namespace of its own, mapped to our ids. */
+static int holder_setup(void *arg)
+{
+	int err;
+
+	(void)arg;
+	err = ns_map_root(0, our_uid, our_gid);
+	if (err) {
+		errno = -err;
+		return child_fail("map root of the holder's user namespace: %m");
+	}
+	return 0;
+}
+
+/* Released, the holder changes the tunnel it has: EPERM is the answer. */
+static int holder_changes(void *arg)
+{
+	const struct tunnel *t = arg;
+	int err = tunnel_link(t, false, 4);
+
+	if (err == -EPERM)
+		return 0;
+	errno = -err;
+	return child_fail("root of the device's user namespace changed the %s tunnel: %s, "
+			  "expected EPERM", t->kind, err ? strerror(-err) : "done");
+}
+
+static int tunnel_worker(void *arg)
+{
+	const struct tunnel *t = arg;
+	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .setup = holder_setup,
+			       .release = holder_changes, .arg = arg };
+	int here, there = -1, err, rc;
+
+	err = tunnel_link(t, true, 2);
+	if (err == -EOPNOTSUPP)
+		return NO_DRIVER;
+	if (err) {
+		errno = -err;
+		return child_fail("make a %s tunnel: %m", t->kind);
+	}
+	our_uid = geteuid();
+	our_gid = getegid();
+	here = ns_open(0, "net");
+	if (here < 0 || ns_holder_begin(&h))
+		return child_fail("a holder in a user and network namespace of its own");
+	there = ns_open(h.pid, "net");
+	err = there < 0 ? there : tunnel_move(there);
+	if (err) {
+		errno = -err;
+		child_fail("move the %s tunnel to the holder's netns: %m", t->kind);
+		goto fail;
+	}
+	/* The side the fix leaves alone: we hold CAP_NET_ADMIN over its link netns. */
+	if (setns(there, CLONE_NEWNET)) {
+		child_fail("setns() to the holder's netns: %m");
+		goto fail;
+	}
+	err = tunnel_link(t, false, 3);
+	if (setns(here, CLONE_NEWNET))
+		_exit(child_fail("setns() back: %m"));		/* not home: stop */
+	if (err) {
+		errno = -err;
+		child_fail("change the moved %s tunnel with CAP_NET_ADMIN over its link netns: %m",
+			   t->kind);
+		goto fail;
+	}
+	/* The side the fix is about: the holder, root where the device is only. */
+	rc = ns_holder_stop(&h);
+	close(there);
+	close(here);
+	return rc;
+fail:
+	ns_holder_stop(&h);
+	if (there >= 0)
+		close(there);
+	close(here);
+	return 1;
+}
+
+#define TUNNEL_TEST(name, what, config, ...)						\
+	TEST(name)								\
+	{									\
+		static const struct tunnel t = { __VA_ARGS__ };			\
+		int rc;								\
+										\
+		NS_NEED_ADMIN_OR_USERNS();					\
+		rc = ns_run_admin(CLONE_NEWNET, tunnel_worker, (void *)&t);	\
+		NS_NEED_ENV(rc != NO_DRIVER, NS_WHY_FEATURE_CONFIG, what, config);	\
+		ASSERT_EQ(0, rc);						\
+	}
+
+/*
+ * A gre tunnel moved into a netns whose owner has no CAP_NET_ADMIN over
+ * the tunnel's link netns cannot be changed from there: EPERM (fix "net:
+ * ip_gre: require CAP_NET_ADMIN in the device netns for changelink",
+ * Debian 5.10.262, 6.1.180, 6.12.95, 7.1.3; network_namespaces(7): a
+ * device's netns is where it is, the capability is over the namespace the
+ * resource belongs to).  Both sides: we, root over the link netns, change
+ * it from there.
+ */
+TUNNEL_TEST(gre_changelink_needs_cap_over_link_netns, "the gre driver", "CONFIG_NET_IPGRE",
+	    "gre", AF_INET, IFLA_GRE_LOCAL, IFLA_GRE_REMOTE)
+
+/*
+ * The same for an ip6gre tunnel: EPERM (fix "net: ip6_gre: require
+ * CAP_NET_ADMIN in the device netns for changelink", network_namespaces(7),
+ * Debian 5.10.262, 6.1.180, 6.12.100).
+ */
+TUNNEL_TEST(ip6gre_changelink_needs_cap_over_link_netns, "the ip6gre driver", "CONFIG_IPV6_GRE",
+	    "ip6gre", AF_INET6, IFLA_GRE_LOCAL, IFLA_GRE_REMOTE)
+
+/*
+ * The same for a vti tunnel: EPERM (fix "net: ip_vti: require
+ * CAP_NET_ADMIN in the device netns for changelink", network_namespaces(7),
+ * Debian 5.10.262, 6.1.180, 6.12.100).
+ */
+TUNNEL_TEST(vti_changelink_needs_cap_over_link_netns, "the vti driver", "CONFIG_NET_IPVTI",
+	    "vti", AF_INET, IFLA_VTI_LOCAL, IFLA_VTI_REMOTE)
+
+/*
+ * The same for a vti6 tunnel: EPERM (fix "net: ip6_vti: require
+ * CAP_NET_ADMIN in the device netns for changelink", network_namespaces(7),
+ * Debian 5.10.262, 6.1.180, 6.12.100).
+ */
+TUNNEL_TEST(vti6_changelink_needs_cap_over_link_netns, "the vti6 driver", "CONFIG_IPV6_VTI",
+	    "vti6", AF_INET6, IFLA_VTI_LOCAL, IFLA_VTI_REMOTE)
+
+/*
+ * The same for an ipip tunnel: EPERM (fix "net: ipip: require
+ * CAP_NET_ADMIN in the device netns for changelink", network_namespaces(7),
+ * Debian 6.1.180, 6.12.100).
+ */
+TUNNEL_TEST(ipip_changelink_needs_cap_over_link_netns, "the ipip driver", "CONFIG_NET_IPIP",
+	    "ipip", AF_INET, IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE)
+
+/*
+ * The same for a sit tunnel: EPERM (fix "net: sit: require CAP_NET_ADMIN
+ * in the device netns for changelink", network_namespaces(7), Debian
+ * 5.10.262, 6.1.180, 6.12.100).
+ */
+TUNNEL_TEST(sit_changelink_needs_cap_over_link_netns, "the sit driver", "CONFIG_IPV6_SIT",
+	    "sit", AF_INET, IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE)
+
+/*
+ * The same for an ip6tnl tunnel: EPERM (fix "net: ip6_tunnel: require
+ * CAP_NET_ADMIN in the device netns for changelink", network_namespaces(7),
+ * Debian 6.1.187, 6.12.101).
+ */
+TUNNEL_TEST(ip6tnl_changelink_needs_cap_over_link_netns, "the ip6tnl driver", "CONFIG_IPV6_TUNNEL",
+	    "ip6tnl", AF_INET6, IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE)
+
+TEST_HARNESS_MAIN
