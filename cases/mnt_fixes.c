@@ -912,4 +912,94 @@ TEST(setlease_owner_check_follows_mount_idmapping)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- MOVE_MOUNT_SET_GROUP into a peer group of slaves ---------------------------- */
+
+/* How many mounts /proc/self/mountinfo has on @point; -1 when it cannot be read. */
+static int mounts_on(const char *point)
+{
+	char line[1024], mp[MNT_PATH_MAX];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d %*d %*s %*s %4095s", mp) == 1 && !strcmp(mp, point))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int set_group_slave_worker(void *arg)
+{
+	static const char *const slaves[] = { "/tmp/s1", "/tmp/s2", "/tmp/t" };
+	struct mnt_info s1, t;
+	char sub[64];
+	int err;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	/* A shared master /tmp/m; /tmp/s1 its slave and shared; /tmp/s2 a plain slave. */
+	if (mkdir("/tmp/m", 0755))
+		return child_fail("mkdir /tmp/m: %m");
+	err = mnt_tmpfs("/tmp/m", 0);
+	if (!err)
+		err = mnt_set_propagation("/tmp/m", MS_SHARED);
+	if (err)
+		return child_fail("shared tmpfs on /tmp/m: %s", strerror(-err));
+	if (mkdir("/tmp/m/sub", 0755))
+		return child_fail("mkdir /tmp/m/sub: %m");
+	if (bind_with("/tmp/m", "/tmp/s1", MS_SLAVE) || bind_with("/tmp/m", "/tmp/s2", MS_SLAVE) ||
+	    bind_with("/tmp/m", "/tmp/t", MS_PRIVATE))
+		return 1;
+	err = mnt_set_propagation("/tmp/s1", MS_SHARED);
+	if (err)
+		return child_fail("make /tmp/s1 shared: %s", strerror(-err));
+	if (!move_mount_paths("/tmp/nsconform-missing", "/tmp/t", MOVE_MOUNT_SET_GROUP))
+		return child_fail("MOVE_MOUNT_SET_GROUP from a missing path succeeded");
+	if (errno == EINVAL || errno == ENOSYS)
+		return ns_child_lacks(NS_F_MOVE_MOUNT_SET_GROUP);
+	/* The private /tmp/t joins /tmp/s1's group, a slave of /tmp/m's. */
+	if (move_mount_paths("/tmp/s1", "/tmp/t", MOVE_MOUNT_SET_GROUP))
+		return child_fail("MOVE_MOUNT_SET_GROUP from /tmp/s1 onto /tmp/t: %m");
+	s1 = mnt_info_at(0, "/tmp/s1");
+	t = mnt_info_at(0, "/tmp/t");
+	if (s1.shared <= 0 || t.shared != s1.shared || t.master != s1.master || !t.master)
+		return child_fail("/tmp/t is shared:%d master:%d, /tmp/s1 shared:%d master:%d",
+				  t.shared, t.master, s1.shared, s1.master);
+	/* A mount on the master reaches each slave once. */
+	err = mnt_tmpfs("/tmp/m/sub", 0);
+	if (err)
+		return child_fail("tmpfs on /tmp/m/sub: %s", strerror(-err));
+	for (size_t i = 0; i < sizeof(slaves) / sizeof(slaves[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/sub", slaves[i]);
+		err = mounts_on(sub);
+		if (err != 1)
+			return child_fail("a mount on /tmp/m/sub gave %s %d mounts, expected 1", sub,
+					  err);
+	}
+	return 0;
+}
+
+/*
+ * A mount that MOVE_MOUNT_SET_GROUP puts into a peer group takes that
+ * group's place in the propagation graph, master included (move_mount(2);
+ * Documentation/filesystems/sharedsubtree.rst: the members of a peer group
+ * have one master and are one run of its slave list), so a mount on the
+ * master reaches each slave once (linux:d8cc0362f918 "fix propagation
+ * graph breakage by MOVE_MOUNT_SET_GROUP move_mount(2)", Debian 6.1.147
+ * and 6.12.35: before it the joined mount went to the head of the master's
+ * slave list, the group was walked twice and each member got two copies).
+ */
+TEST(set_group_into_slave_group_propagates_once)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, set_group_slave_worker, NULL);
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_SET_GROUP, rc == NS_CHILD_SKIP);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
