@@ -1002,4 +1002,63 @@ TEST(set_group_into_slave_group_propagates_once)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- OPEN_TREE_NAMESPACE without privileges over the namespace ------------------ */
+
+static int otns_foreign_worker(void *arg)
+{
+	int fd, err;
+
+	(void)arg;
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("user and mount namespace: %m");
+	}
+	/* /tmp/a, and /tmp/a/b covering the file hidden. */
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/a", 0755) || mnt_tmpfs("/tmp/a", 0) || mkdir("/tmp/a/b", 0755) ||
+	    mnt_touch("/tmp/a/b/hidden") || mnt_tmpfs("/tmp/a/b", 0))
+		return child_fail("tmpfs on /tmp/a and /tmp/a/b: %m");
+	/* The input the fix leaves alone: the owner of the namespace may leave b out. */
+	fd = ns_open_tree(AT_FDCWD, "/tmp/a", NSC_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open_tree(OPEN_TREE_NAMESPACE) of /tmp/a by the namespace's "
+				  "owner: %m");
+	close(fd);
+	/* The input the fix is about: the same call from a user namespace below. */
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER): %m");
+	fd = ns_open_tree(AT_FDCWD, "/tmp/a", NSC_OPEN_TREE_NAMESPACE | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("open_tree(OPEN_TREE_NAMESPACE) without AT_RECURSIVE, without "
+				  "privileges over the namespace, succeeded: its copy leaves out "
+				  "the mount that covers /tmp/a/b/hidden");
+	}
+	if (errno != EINVAL)
+		return child_fail("open_tree(OPEN_TREE_NAMESPACE) of a covered tree without "
+				  "privileges over the namespace: %m, expected EINVAL");
+	return 0;
+}
+
+/*
+ * A caller without privileges over a mount namespace cannot reveal what
+ * its mounts cover (mount_namespaces(7), "Restrictions on mount
+ * namespaces"): open_tree(OPEN_TREE_NAMESPACE) without AT_RECURSIVE of a
+ * tree with mounts below is refused with EINVAL for it, as unshare() copies
+ * all (fix "namespace: keep covered mounts covered in OPEN_TREE_NAMESPACE",
+ * Debian 7.2.11: before it the new namespace showed what the left-out
+ * mount covered).  Both sides: the namespace's owner may leave them out.
+ */
+TEST(open_tree_namespace_keeps_covered_mounts_for_foreign_caller)
+{
+	int rc;
+
+	NS_NEED(NS_F_OPEN_TREE_NS);
+	NS_NEED_UNPRIV_USERNS();
+	rc = ns_run(0, otns_foreign_worker, NULL);
+	ASSERT_EQ(0, rc);
+}
+
 TEST_HARNESS_MAIN
