@@ -94,6 +94,8 @@ struct health {
 	int kmsg;		/* /dev/kmsg (or the test's file), or -1 */
 	char rec[8192];		/* partial record read from it */
 	size_t len;
+	char comm[16];		/* the case's task name (its file name, 15 bytes) */
+	char dir[4096];		/* the folder of the case binary: its siblings */
 };
 
 /* What nsrun learnt from the TAP stream. */
@@ -336,16 +338,52 @@ static void klog_read(struct health *h, struct klog *k)
 }
 
 /*
+ * Whether the report in @k names (Comm: on its CPU/PID line) the task of
+ * another case binary of our folder, not ours: harness/check runs several
+ * binaries at once, and every nsrun reads the same kernel log.  A report
+ * naming our case, a task that is no case binary (a kworker, a program a
+ * test ran) or no task at all stays ours.
+ */
+static bool klog_foreign(const struct health *h, const struct klog *k, char *who, size_t len)
+{
+	const char *p = NULL;
+	struct dirent *e;
+	bool other = false;
+	DIR *d;
+
+	for (int i = 0; i < k->n; i++) {
+		p = strstr(k->line[i], " Comm: ");
+		if (p)
+			break;
+	}
+	if (!p || !h->comm[0] || !h->dir[0])
+		return false;
+	p += 7;
+	snprintf(who, len, "%.*s", (int)strcspn(p, " \n"), p);
+	if (!strcmp(who, h->comm))
+		return false;
+	d = opendir(h->dir);
+	while (d && !other && (e = readdir(d)))
+		other = e->d_name[0] != '.' && !strncmp(e->d_name, who, 15) &&
+			strlen(who) == (strlen(e->d_name) < 15 ? strlen(e->d_name) : 15);
+	if (d)
+		closedir(d);
+	return other;
+}
+
+/*
  * Called for each result line: if the kernel got a new problem taint or
  * logged a problem since the previous one, emit the KERNEL-HEALTH form of
- * the result and return true.
+ * the result and return true.  A report that names another case binary's
+ * task (klog_foreign()) is that binary's: it, and the taint it brought,
+ * leave this result alone; one "# KERNEL-HEALTH elsewhere" line says so.
  */
 static bool check_health(struct tap_state *t, const char *l)
 {
 	struct health *h = t->health;
 	struct klog k = { .n = 0 };
 	unsigned long now, grew;
-	char out[1024], why[700] = "", *name, *end;
+	char out[1024], why[700] = "", who[64], *name, *end;
 	const char *p;
 	size_t w = 0;
 	int num, i;
@@ -356,6 +394,12 @@ static bool check_health(struct tap_state *t, const char *l)
 	grew = now & ~h->taint & TAINT_PROBLEM;
 	h->taint = now;
 	klog_read(h, &k);
+	if (k.problem && klog_foreign(h, &k, who, sizeof(who))) {
+		snprintf(out, sizeof(out), "# KERNEL-HEALTH elsewhere: %.160s (task %s, another case "
+			 "binary running at the same time)\n", k.first, who);
+		emit(t, out);
+		return false;
+	}
 	if (!grew && !k.problem)
 		return false;
 	t->unhealthy = true;
@@ -890,6 +934,28 @@ static FILE *open_tap(const struct opts *o)
 	return f;
 }
 
+/*
+ * The case binary: the program after the last "--" of the command (nsrun
+ * -- mutant ... -- CASE), else the command itself; its task name and folder.
+ */
+static void health_name_case(struct health *h, const struct opts *o)
+{
+	const char *c = o->argv[0], *base;
+	char *slash;
+
+	for (int i = 0; o->argv[i]; i++)
+		if (!strcmp(o->argv[i], "--") && o->argv[i + 1])
+			c = o->argv[i + 1];
+	base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
+	snprintf(h->comm, sizeof(h->comm), "%.15s", base);
+	snprintf(h->dir, sizeof(h->dir), "%s", c);
+	slash = strrchr(h->dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(h->dir, sizeof(h->dir), ".");
+}
+
 int main(int argc, char **argv)
 {
 	struct tap_state t = { .plan = -1 };
@@ -921,6 +987,7 @@ int main(int argc, char **argv)
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
 	t.copy = open_tap(&o);
 	health_open(&h);
+	health_name_case(&h, &o);
 	t.health = &h;
 	if (pipe2(p, O_CLOEXEC)) {
 		perror("nsrun: pipe");

@@ -5,7 +5,7 @@
 # taint that was already set before the case started change nothing.  Uses
 # fake sources (NSCONFORM_KMSG, NSCONFORM_TAINTED) and a stand-in case.
 . "$(dirname "$0")/../lib.sh"
-plan 26
+plan 30
 export KMSG=$scratch/kmsg TAINTED=$scratch/tainted
 case_=$top/harness/selftest/fixtures/klog-case
 export TAPFILE=$scratch/klog-case.tap
@@ -71,6 +71,23 @@ run kgpf
 like "the kernel's own general protection fault is a marker" "$scratch/out" \
 	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: general protection fault, probably'
 like "with the task it hit" "$scratch/out" '^# klog: CPU: 0 PID: 4242 Comm: mnt_ns'
+
+# harness/check runs case binaries at once, and each nsrun reads the one kernel log: a
+# report naming another case binary of the folder (its Comm:) is that binary's.
+mkdir -p "$scratch/cases" && cp "$case_" "$scratch/cases/klog-case" &&
+	cp "$case_" "$scratch/cases/other-case"
+echo 0 > "$TAINTED"
+NSCONFORM_KMSG=$KMSG NSCONFORM_TAINTED=$TAINTED "$nsrun" -- "$scratch/cases/klog-case" othercase \
+	> "$scratch/out" 2> "$scratch/err"
+is "another case binary's WARNING and taint: exit 0" $? 0
+like "another case binary's WARNING: said, not blamed" "$scratch/out" \
+	'^# KERNEL-HEALTH elsewhere: WARNING: .* \(task other-case, another case binary'
+like "another case binary's WARNING: the result stands" "$scratch/out" '^ok 1 global\.first$'
+echo 0 > "$TAINTED"
+NSCONFORM_KMSG=$KMSG NSCONFORM_TAINTED=$TAINTED "$nsrun" -- "$scratch/cases/klog-case" owncase \
+	> "$scratch/out" 2> "$scratch/err"
+like "the case's own task in the report: marked" "$scratch/out" \
+	'^not ok 1 global\.first # KERNEL-HEALTH kernel log: WARNING: CPU: 1 PID: 78'
 
 # Without a readable kernel log the taint alone counts, and nothing breaks.
 echo 0 > "$TAINTED"
