@@ -33,86 +33,25 @@
 /* veth_add()'s answer when the kernel has no veth driver. */
 #define NO_VETH 1000
 
-struct nlreq {
-	union {
-		struct nlmsghdr h;
-		char buf[1024];
-	};
-};
-
-static void *nl_tail(struct nlmsghdr *h)
-{
-	return (char *)h + NLMSG_ALIGN(h->nlmsg_len);
-}
-
-static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
-{
-	struct rtattr *a = nl_tail(h);
-
-	a->rta_type = type;
-	a->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
-{
-	nest->rta_len = (char *)nl_tail(h) - (char *)nest;
-}
-
-static void nl_start(struct nlreq *r, int type, int flags, const void *hdr, int len)
-{
-	memset(r, 0, sizeof(*r));
-	r->h.nlmsg_len = NLMSG_LENGTH(len);
-	r->h.nlmsg_type = type;
-	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	memcpy(NLMSG_DATA(&r->h), hdr, len);
-}
-
-/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
-static int nl_talk(struct nlreq *r)
-{
-	char buf[4096];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	err = n < 0 ? -errno : -EPROTO;
-	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
-		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-	close(fd);
-	return err;
-}
-
 /* A veth pair @a and @b in the caller's netns: 0, NO_VETH or -errno. */
 static int veth_add(const char *a, const char *b)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
 	struct rtattr *info, *data, *peer;
-	struct nlreq r;
+	struct ns_nlreq r;
 	int err;
 
-	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_IFNAME, a, strlen(a) + 1);
-	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	nl_attr(&r.h, IFLA_INFO_KIND, "veth", 5);
-	data = nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
-	peer = nl_attr(&r.h, VETH_INFO_PEER, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_IFNAME, b, strlen(b) + 1);
-	nl_nest_end(&r.h, peer);
-	nl_nest_end(&r.h, data);
-	nl_nest_end(&r.h, info);
-	err = nl_talk(&r);
+	ns_nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_IFNAME, a, strlen(a) + 1);
+	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_INFO_KIND, "veth", 5);
+	data = ns_nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
+	peer = ns_nl_attr(&r.h, VETH_INFO_PEER, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_IFNAME, b, strlen(b) + 1);
+	ns_nl_nest_end(&r.h, peer);
+	ns_nl_nest_end(&r.h, data);
+	ns_nl_nest_end(&r.h, info);
+	err = ns_nl_talk(&r);
 	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
 }
 
@@ -120,16 +59,16 @@ static int veth_add(const char *a, const char *b)
 static int link_to_netns_as(const char *name, int nsfd, const char *rename)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
-	struct nlreq r;
+	struct ns_nlreq r;
 	__u32 fd = nsfd;
 
 	if (!ifi.ifi_index)
 		return -errno;
-	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	ns_nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
 	if (rename)
-		nl_attr(&r.h, IFLA_IFNAME, rename, strlen(rename) + 1);
-	return nl_talk(&r);
+		ns_nl_attr(&r.h, IFLA_IFNAME, rename, strlen(rename) + 1);
+	return ns_nl_talk(&r);
 }
 
 /* Move device @name into the netns open as @nsfd: 0 or -errno. */
@@ -138,32 +77,18 @@ static int link_to_netns(const char *name, int nsfd)
 	return link_to_netns_as(name, nsfd, NULL);
 }
 
-/* Give the netns open as @nsfd the id @nsid in the caller's netns: 0 or -errno. */
-static int nsid_assign(int nsfd, int nsid)
-{
-	struct rtgenmsg g = { .rtgen_family = AF_UNSPEC };
-	struct nlreq r;
-	__u32 fd = nsfd;
-	__s32 id = nsid;
-
-	nl_start(&r, RTM_NEWNSID, 0, &g, sizeof(g));
-	nl_attr(&r.h, NETNSA_FD, &fd, sizeof(fd));
-	nl_attr(&r.h, NETNSA_NSID, &id, sizeof(id));
-	return nl_talk(&r);
-}
-
 /* RTM_DELLINK of @name, in the netns with id @nsid when it is >= 0: 0 or -errno. */
 static int link_del(const char *name, int nsid)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct nlreq r;
+	struct ns_nlreq r;
 	__s32 id = nsid;
 
-	nl_start(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	ns_nl_start(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
 	if (nsid >= 0)
-		nl_attr(&r.h, IFLA_TARGET_NETNSID, &id, sizeof(id));
-	return nl_talk(&r);
+		ns_nl_attr(&r.h, IFLA_TARGET_NETNSID, &id, sizeof(id));
+	return ns_nl_talk(&r);
 }
 
 /* Give device @name the alternative name @alt: 0 or -errno. */
@@ -171,15 +96,15 @@ static int altname_add(const char *name, const char *alt)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
 	struct rtattr *list;
-	struct nlreq r;
+	struct ns_nlreq r;
 
 	if (!ifi.ifi_index)
 		return -errno;
-	nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
-	list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
-	nl_attr(&r.h, IFLA_ALT_IFNAME, alt, strlen(alt) + 1);
-	nl_nest_end(&r.h, list);
-	return nl_talk(&r);
+	ns_nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_ALT_IFNAME, alt, strlen(alt) + 1);
+	ns_nl_nest_end(&r.h, list);
+	return ns_nl_talk(&r);
 }
 
 /*
@@ -218,7 +143,7 @@ static int dellink_worker(void *arg)
 	if (nsfd < 0)
 		return 1;
 	/* Before any device links the two: that would give it an id of its own. */
-	err = nsid_assign(nsfd, NSID_B);
+	err = ns_nsid_assign(nsfd, NSID_B);
 	if (err) {
 		child_fail("RTM_NEWNSID %d for the second netns: %s", NSID_B, strerror(-err));
 		goto out;
@@ -279,157 +204,6 @@ TEST(dellink_by_name_honours_target_netnsid)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run_admin(CLONE_NEWNET, dellink_worker, NULL);
 	NS_NEED_FEATURE(NS_F_VETH, rc == NS_CHILD_SKIP);
-	ASSERT_EQ(0, rc);
-}
-
-/* --- the nsid of broadcast notifications ------------------------------------ */
-
-#define NSID_A 5
-
-/* A link-event listener with NETLINK_LISTEN_ALL_NSID in the caller's netns, or -errno. */
-static int all_nsid_listener(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-	int one = 1, err;
-
-	if (fd < 0)
-		return -errno;
-	if (setsockopt(fd, SOL_NETLINK, NETLINK_LISTEN_ALL_NSID, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/*
- * Read what @fd got within @ms: the number of messages, *with_nsid of them
- * carrying a NETLINK_LISTEN_ALL_NSID cmsg, the last such id in *nsid.
- */
-static int drain(int fd, int ms, int *with_nsid, int *nsid)
-{
-	char buf[8192], cbuf[CMSG_SPACE(sizeof(int)) * 4];
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n = 0;
-
-	*with_nsid = 0;
-	while (poll(&p, 1, ms) > 0) {
-		struct iovec iov = { buf, sizeof(buf) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-		struct cmsghdr *c;
-
-		if (recvmsg(fd, &m, 0) < 0)
-			break;
-		n++;
-		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-			if (c->cmsg_level == SOL_NETLINK &&
-			    c->cmsg_type == NETLINK_LISTEN_ALL_NSID) {
-				(*with_nsid)++;
-				memcpy(nsid, CMSG_DATA(c), sizeof(int));
-			}
-		ms = 100;	/* the rest of one event's messages come at once */
-	}
-	return n;
-}
-
-static int nsid_worker(void *arg)
-{
-	struct ns_holder b;
-	int afd = -1, bfd = -1, here = -1, here2 = -1, there = -1, rc = 1, err;
-	int n_here, n_there, nsid_here, nsid_there, id_here = 0, id_there = 0, n2, nsid2, id2;
-
-	(void)arg;
-	if (ns_holder_start(&b, CLONE_NEWNET, NULL, NULL))
-		return child_fail("a holder of a second network namespace");
-	afd = ns_open(0, "net");
-	bfd = ns_open(b.pid, "net");
-	if (afd < 0 || bfd < 0) {
-		child_fail("open the network namespaces");
-		goto out;
-	}
-	/*
-	 * Local listeners bound before and after the other netns' one: one of
-	 * them is delivered to after it, whatever the order of delivery.
-	 */
-	here = all_nsid_listener();
-	if (here < 0 || setns(bfd, CLONE_NEWNET)) {
-		child_fail("a listener here, then setns() to the second netns: %m");
-		goto out;
-	}
-	there = all_nsid_listener();
-	/* in the second netns: our netns is NSID_A */
-	err = nsid_assign(afd, NSID_A);
-	if (setns(afd, CLONE_NEWNET))
-		_exit(child_fail("setns() back to our netns: %m"));	/* not in our ns: stop */
-	if (there < 0 || err) {
-		child_fail("a listener in the second netns (%s), id %d for ours there (%s)",
-			   strerror(there < 0 ? -there : 0), NSID_A, strerror(-err));
-		goto out;
-	}
-	here2 = all_nsid_listener();
-	if (here2 < 0) {
-		child_fail("a second listener here: %s", strerror(-here2));
-		goto out;
-	}
-	err = netns_lo_up();
-	if (err) {
-		child_fail("set lo up: %s", strerror(-err));
-		goto out;
-	}
-	n_there = drain(there, 2000, &nsid_there, &id_there);
-	n_here = drain(here, 2000, &nsid_here, &id_here);
-	n2 = drain(here2, 2000, &nsid2, &id2);
-	if (nsid2)
-		id_here = id2;
-	n_here += n2;
-	nsid_here += nsid2;
-	/* The side the fix leaves alone: a listener elsewhere learns the source's id. */
-	if (n_there < 1 || nsid_there != n_there || id_there != NSID_A) {
-		child_fail("the other netns' listener: %d messages, %d with an nsid (last %d), "
-			   "expected all with %d", n_there, nsid_there, id_there, NSID_A);
-		goto out;
-	}
-	/* The side the fix is about: a local notification carries no nsid. */
-	if (n_here < 1 || nsid_here) {
-		child_fail("the local listener: %d messages, %d with an nsid (last %d), "
-			   "expected none with one", n_here, nsid_here, id_here);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (here >= 0)
-		close(here);
-	if (here2 >= 0)
-		close(here2);
-	if (there >= 0)
-		close(there);
-	if (afd >= 0)
-		close(afd);
-	if (bfd >= 0)
-		close(bfd);
-	ns_holder_stop(&b);
-	return rc;
-}
-
-/*
- * A NETLINK_LISTEN_ALL_NSID listener learns where a notification came from
- * by a NETLINK_LISTEN_ALL_NSID control message holding the id of the
- * source netns, and a notification of its own netns carries none
- * (linux:59324cf35aba "netlink: allow to listen "all" netns"; fix
- * "net: netlink: don't set nsid on local notifications", Debian 5.10.259,
- * 6.1.176 and 6.12.94: the id given to an earlier listener elsewhere
- * stayed on the message).  Both sides: the listener in the other netns
- * gets the id that netns has for ours.
- */
-TEST(local_notification_carries_no_nsid)
-{
-	int rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	rc = ns_run_admin(CLONE_NEWNET, nsid_worker, NULL);
 	ASSERT_EQ(0, rc);
 }
 
@@ -735,15 +509,15 @@ static int link_add_kind(const char *name, const char *kind)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
 	struct rtattr *info;
-	struct nlreq r;
+	struct ns_nlreq r;
 	int err;
 
-	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
-	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	nl_attr(&r.h, IFLA_INFO_KIND, kind, strlen(kind) + 1);
-	nl_nest_end(&r.h, info);
-	err = nl_talk(&r);
+	ns_nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_IFNAME, name, strlen(name) + 1);
+	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_INFO_KIND, kind, strlen(kind) + 1);
+	ns_nl_nest_end(&r.h, info);
+	err = ns_nl_talk(&r);
 	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
 }
 
@@ -751,13 +525,13 @@ static int link_set_master(const char *name, const char *master)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
 	__u32 m = if_nametoindex(master);
-	struct nlreq r;
+	struct ns_nlreq r;
 
 	if (!ifi.ifi_index || !m)
 		return -ENODEV;
-	nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_MASTER, &m, sizeof(m));
-	return nl_talk(&r);
+	ns_nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	ns_nl_attr(&r.h, IFLA_MASTER, &m, sizeof(m));
+	return ns_nl_talk(&r);
 }
 
 /* RTM_NEWNEIGH or RTM_DELNEIGH of a static bridge FDB entry for @mac on port @dev. */
@@ -765,14 +539,14 @@ static int fdb_change(int type, const char *dev, const unsigned char mac[6])
 {
 	struct ndmsg nd = { .ndm_family = AF_BRIDGE, .ndm_ifindex = if_nametoindex(dev),
 			    .ndm_state = NUD_NOARP, .ndm_flags = NTF_MASTER };
-	struct nlreq r;
+	struct ns_nlreq r;
 
 	if (!nd.ndm_ifindex)
 		return -ENODEV;
-	nl_start(&r, type, type == RTM_NEWNEIGH ? NLM_F_CREATE | NLM_F_EXCL : 0, &nd,
+	ns_nl_start(&r, type, type == RTM_NEWNEIGH ? NLM_F_CREATE | NLM_F_EXCL : 0, &nd,
 		 sizeof(nd));
-	nl_attr(&r.h, NDA_LLADDR, mac, 6);
-	return nl_talk(&r);
+	ns_nl_attr(&r.h, NDA_LLADDR, mac, 6);
+	return ns_nl_talk(&r);
 }
 
 static int fdb_worker(void *arg)

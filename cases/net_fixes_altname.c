@@ -37,117 +37,66 @@ NS_CASE_NEEDS_INITIAL_PIDNS;
 #define ALT "nsc-home-alt"
 #define DUMMY "nscd0"
 
-struct nlreq {
-	union {
-		struct nlmsghdr h;
-		char buf[512];
-	};
-};
-
-static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
-{
-	struct rtattr *a = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
-
-	a->rta_type = type;
-	a->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
-{
-	nest->rta_len = (char *)h + NLMSG_ALIGN(h->nlmsg_len) - (char *)nest;
-}
-
 /* A request of @type for the link @index, with @flags. */
-static void nl_start(struct nlreq *r, int type, int flags, int index)
+static void link_req(struct ns_nlreq *r, int type, int flags, int index)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = index };
 
-	memset(r, 0, sizeof(*r));
-	r->h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
-	r->h.nlmsg_type = type;
-	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	memcpy(NLMSG_DATA(&r->h), &ifi, sizeof(ifi));
-}
-
-/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
-static int nl_talk(struct nlreq *r)
-{
-	char buf[4096];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	err = n < 0 ? -errno : -EPROTO;
-	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
-		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-	close(fd);
-	return err;
+	ns_nl_start(r, type, flags, &ifi, sizeof(ifi));
 }
 
 /* Give the link @index the alternative name ALT: 0 or -errno. */
 static int altname_add(int index)
 {
 	struct rtattr *list;
-	struct nlreq r;
+	struct ns_nlreq r;
 
-	nl_start(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, index);
-	list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
-	nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
-	nl_nest_end(&r.h, list);
-	return nl_talk(&r);
+	link_req(&r, RTM_NEWLINKPROP, NLM_F_CREATE | NLM_F_EXCL, index);
+	list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+	ns_nl_nest_end(&r.h, list);
+	return ns_nl_talk(&r);
 }
 
 /* A dummy link DUMMY in the caller's netns: 0 or -errno. */
 static int dummy_add(void)
 {
 	struct rtattr *info;
-	struct nlreq r;
+	struct ns_nlreq r;
 
-	nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	nl_attr(&r.h, IFLA_IFNAME, DUMMY, sizeof(DUMMY));
-	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	nl_attr(&r.h, IFLA_INFO_KIND, "dummy", sizeof("dummy"));
-	nl_nest_end(&r.h, info);
-	return nl_talk(&r);
+	link_req(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	ns_nl_attr(&r.h, IFLA_IFNAME, DUMMY, sizeof(DUMMY));
+	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_INFO_KIND, "dummy", sizeof("dummy"));
+	ns_nl_nest_end(&r.h, info);
+	return ns_nl_talk(&r);
 }
 
 /* Move the link @index into the netns open as @nsfd: 0 or -errno. */
 static int link_move(int index, int nsfd)
 {
 	__u32 fd = nsfd;
-	struct nlreq r;
+	struct ns_nlreq r;
 
-	nl_start(&r, RTM_NEWLINK, 0, index);
-	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
-	return nl_talk(&r);
+	link_req(&r, RTM_NEWLINK, 0, index);
+	ns_nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	return ns_nl_talk(&r);
 }
 
 /* Delete the link @index: 0 or -errno. */
 static int link_del(int index)
 {
-	struct nlreq r;
+	struct ns_nlreq r;
 
-	nl_start(&r, RTM_DELLINK, 0, index);
-	return nl_talk(&r);
+	link_req(&r, RTM_DELLINK, 0, index);
+	return ns_nl_talk(&r);
 }
 
 /* Whether the link @index has the altname ALT (RTM_GETLINK): 1, 0, or -errno. */
 static int has_altname(int index)
 {
 	char buf[8192];
-	struct nlreq r;
+	struct ns_nlreq r;
 	struct nlmsghdr *h = (struct nlmsghdr *)buf;
 	struct rtattr *a, *b;
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), len, blen;
@@ -155,7 +104,7 @@ static int has_altname(int index)
 
 	if (fd < 0)
 		return -errno;
-	nl_start(&r, RTM_GETLINK, 0, index);
+	link_req(&r, RTM_GETLINK, 0, index);
 	r.h.nlmsg_flags = NLM_F_REQUEST;
 	if (send(fd, &r, r.h.nlmsg_len, 0) < 0 || (n = recv(fd, buf, sizeof(buf), 0)) < 0) {
 		len = -errno;
@@ -270,13 +219,13 @@ out:
 	/* On a failure, the altname may still be the device's. */
 	if (has_altname(idx) == 1) {
 		struct rtattr *list;
-		struct nlreq r;
+		struct ns_nlreq r;
 
-		nl_start(&r, RTM_DELLINKPROP, 0, idx);
-		list = nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
-		nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
-		nl_nest_end(&r.h, list);
-		nl_talk(&r);
+		link_req(&r, RTM_DELLINKPROP, 0, idx);
+		list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+		ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+		ns_nl_nest_end(&r.h, list);
+		ns_nl_talk(&r);
 	}
 	return rc;
 }

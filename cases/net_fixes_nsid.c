@@ -26,46 +26,6 @@
 /* The id the second netns gives the test's netns. */
 #define NSID_A 7
 
-/* RTM_NEWNSID in the caller's netns: the netns open as @nsfd gets @nsid. 0 or -errno. */
-static int nsid_assign(int nsfd, int nsid)
-{
-	struct {
-		struct nlmsghdr h;
-		struct rtgenmsg g;
-		char pad[3];
-		struct rtattr fd_attr;
-		__u32 fd;
-		struct rtattr id_attr;
-		__s32 id;
-	} req = {
-		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_NEWNSID,
-		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK },
-		.g = { .rtgen_family = AF_UNSPEC },
-		.fd_attr = { .rta_len = RTA_LENGTH(sizeof(__u32)), .rta_type = NETNSA_FD },
-		.fd = nsfd,
-		.id_attr = { .rta_len = RTA_LENGTH(sizeof(__s32)), .rta_type = NETNSA_NSID },
-		.id = nsid,
-	};
-	char buf[1024];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (send(fd, &req, sizeof(req), 0) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	err = n < 0 ? -errno : -EPROTO;
-	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
-		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-	close(fd);
-	return err;
-}
-
 /* A link-event listener with NETLINK_LISTEN_ALL_NSID in the caller's netns, or -errno. */
 static int all_nsid_listener(void)
 {
@@ -160,7 +120,7 @@ static int nsid_order_worker(void *arg)
 		child_fail("setns() to the second netns: %m");
 		goto out;
 	}
-	err = nsid_assign(afd, NSID_A);
+	err = ns_nsid_assign(afd, NSID_A);
 	if (setns(afd, CLONE_NEWNET))
 		_exit(child_fail("setns() back to the test's netns: %m"));
 	if (err) {

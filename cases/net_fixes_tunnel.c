@@ -39,53 +39,6 @@ struct tunnel {
 	int local, remote;	/* the IFLA_INFO_DATA attributes of the two ends */
 };
 
-struct nlreq {
-	union {
-		struct nlmsghdr h;
-		char buf[512];
-	};
-};
-
-static struct rtattr *nl_attr(struct nlmsghdr *h, int type, const void *data, int len)
-{
-	struct rtattr *a = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
-
-	a->rta_type = type;
-	a->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static void nl_nest_end(struct nlmsghdr *h, struct rtattr *nest)
-{
-	nest->rta_len = (char *)h + NLMSG_ALIGN(h->nlmsg_len) - (char *)nest;
-}
-
-/* Send @r on a new rtnetlink socket of the caller's netns: 0 or -errno of the ack. */
-static int nl_talk(struct nlreq *r)
-{
-	char buf[4096];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	err = n < 0 ? -errno : -EPROTO;
-	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
-		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-	close(fd);
-	return err;
-}
-
 /* Address number @n of the documentation ranges in @t's family, as attribute @type. */
 static void addr_attr(struct nlmsghdr *h, const struct tunnel *t, int type, int n)
 {
@@ -97,7 +50,7 @@ static void addr_attr(struct nlmsghdr *h, const struct tunnel *t, int type, int 
 	else
 		snprintf(text, sizeof(text), "2001:db8::%d", n);
 	inet_pton(t->family, text, a);
-	nl_attr(h, type, a, t->family == AF_INET ? 4 : 16);
+	ns_nl_attr(h, type, a, t->family == AF_INET ? 4 : 16);
 }
 
 /*
@@ -108,7 +61,7 @@ static int tunnel_link(const struct tunnel *t, bool create, int remote)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
 	struct rtattr *info, *data;
-	struct nlreq r;
+	struct ns_nlreq r;
 
 	if (!create) {
 		ifi.ifi_index = if_nametoindex(TUN);
@@ -121,16 +74,16 @@ static int tunnel_link(const struct tunnel *t, bool create, int remote)
 	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (create ? NLM_F_CREATE | NLM_F_EXCL : 0);
 	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
 	if (create)
-		nl_attr(&r.h, IFLA_IFNAME, TUN, sizeof(TUN));
-	info = nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	nl_attr(&r.h, IFLA_INFO_KIND, t->kind, strlen(t->kind) + 1);
-	data = nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
+		ns_nl_attr(&r.h, IFLA_IFNAME, TUN, sizeof(TUN));
+	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_INFO_KIND, t->kind, strlen(t->kind) + 1);
+	data = ns_nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
 	if (create)
 		addr_attr(&r.h, t, t->local, 1);
 	addr_attr(&r.h, t, t->remote, remote);
-	nl_nest_end(&r.h, data);
-	nl_nest_end(&r.h, info);
-	return nl_talk(&r);
+	ns_nl_nest_end(&r.h, data);
+	ns_nl_nest_end(&r.h, info);
+	return ns_nl_talk(&r);
 }
 
 /* Move TUN into the netns open as @nsfd: 0 or -errno. */
@@ -138,7 +91,7 @@ static int tunnel_move(int nsfd)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(TUN) };
 	__u32 fd = nsfd;
-	struct nlreq r;
+	struct ns_nlreq r;
 
 	if (!ifi.ifi_index)
 		return -errno;
@@ -147,8 +100,8 @@ static int tunnel_move(int nsfd)
 	r.h.nlmsg_type = RTM_NEWLINK;
 	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
-	nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
-	return nl_talk(&r);
+	ns_nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	return ns_nl_talk(&r);
 }
 
 /* Our ids, set before the holder starts: its root is mapped to them. */
