@@ -243,6 +243,78 @@ TEST(ns_mnt_next_prev_refused_outside_initial_pid_ns)
 	EXPECT_EQ(0, ns_holder_stop(&h));
 }
 
+/* What root of a user namespace got: NS_MNT_GET_INFO's and one step each way, 0 or -errno. */
+struct walk_userns_root {
+	int info, next, prev;
+	uint64_t mine, theirs;	/* its mount namespace's id and the newer one's */
+	uint64_t info_id;	/* the id NS_MNT_GET_INFO gave for its own */
+};
+
+/* In ns_run(): root of a new user namespace with a mount namespace it owns, and a newer one. */
+static int walk_userns_root_worker(void *arg)
+{
+	struct nsc_mnt_ns_info info = { .size = sizeof(info) };
+	struct walk_userns_root *w = arg;
+	struct ns_holder h;
+	int fd, err;
+
+	err = ns_unshare_userns_root(CLONE_NEWNS);
+	if (err) {
+		errno = -err;
+		return child_fail("root of a user namespace with a mount namespace: %m");
+	}
+	/* Made after ours, owned by the same user namespace: the next one we may act on. */
+	if (ns_holder_start(&h, CLONE_NEWNS, NULL, NULL))
+		return child_fail("a holder in a newer mount namespace");
+	err = mntns_id(0, &w->mine) ?: mntns_id(h.pid, &w->theirs);
+	fd = ns_open(0, "mnt");
+	if (!err && fd >= 0) {
+		w->info = ioctl(fd, NS_MNT_GET_INFO, &info) ? -errno : 0;
+		w->info_id = info.mnt_ns_id;
+		w->next = step_once(fd, NS_MNT_GET_NEXT);
+		w->prev = step_once(fd, NS_MNT_GET_PREV);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (ns_holder_stop(&h) && !err)
+		return child_fail("the holder failed");
+	if (err || fd < 0)
+		return child_fail("the ids or ns/mnt: %s", strerror(err ? -err : -fd));
+	return 0;
+}
+
+/*
+ * Root of a user namespace is refused NS_MNT_GET_NEXT and NS_MNT_GET_PREV with EPERM, even from
+ * a mount namespace it owns towards a newer one it owns (linux:e6b899f08066 "nsfs: tighten
+ * permission checks for ns iteration ioctls").
+ *
+ * The fix limits the walk to may_see_all_namespaces(): CAP_SYS_ADMIN in the
+ * initial user namespace, from the initial PID namespace.  Before it the
+ * walk went to every mount namespace whose user namespace the caller had
+ * CAP_SYS_ADMIN in, so its owner, unprivileged, stepped to the newer one;
+ * the part of the fix about the PID namespace needs real root (the test
+ * above).  Both sides: NS_MNT_GET_INFO on the same fd answers with our
+ * namespace's id (only the walk is refused), and the newer namespace is
+ * there (its id is greater) for a step to reach.
+ */
+TEST(ns_mnt_next_prev_refused_to_root_of_user_namespace)
+{
+	struct walk_userns_root *w = ns_shared_page(sizeof(*w));
+
+	NS_NEED(NS_F_NS_MNT_ITER);
+	NS_NEED_USERNS();
+	ASSERT_NE(NULL, w);
+	w->info = w->next = w->prev = -ENODATA;	/* not reached */
+	ASSERT_EQ(0, ns_run(0, walk_userns_root_worker, w));
+	EXPECT_EQ(0, w->info) TH_LOG("NS_MNT_GET_INFO on our own: %s", strerror(-w->info));
+	EXPECT_EQ(w->mine, w->info_id);
+	EXPECT_LT(w->mine, w->theirs);
+	EXPECT_EQ(-EPERM, w->next) TH_LOG("NS_MNT_GET_NEXT as root of a user ns: %s",
+					  w->next ? strerror(-w->next) : "an fd");
+	EXPECT_EQ(-EPERM, w->prev) TH_LOG("NS_MNT_GET_PREV as root of a user ns: %s",
+					  w->prev ? strerror(-w->prev) : "an fd");
+}
+
 /* After setns() into @nsfd: the root holds @marker (NULL: is empty), is tmpfs if @tmpfs. */
 static int enter_and_look(int nsfd, uint64_t old_id, const char *marker, bool tmpfs)
 {

@@ -403,6 +403,10 @@ static int remap(void *arg)
 /*
  * Through an idmapped mount, owners read mapped by its user ns (0 -> 1000) and files written there
  * are recorded with the ids mapped back (1000 -> 0) (mount_setattr(2)).
+ *
+ * Real root: unprivileged, every user namespace maps the one kernel uid we
+ * run as, so an idmapping can only give a file its own owner back or the
+ * overflow id (the tests above), never another owner.
  */
 TEST(idmapped_mount_remaps_owners_and_writes)
 {

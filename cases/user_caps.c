@@ -767,7 +767,10 @@ static int ancestor_sets_name(void *arg)
  * not apply); with CAP_SYS_ADMIN dropped from its effective set it is
  * refused with EPERM (user_namespaces(7) "Capabilities": "If a process has
  * a capability in a user namespace, then it has that capability in all
- * child (and further removed descendant) namespaces as well").
+ * child (and further removed descendant) namespaces as well").  Real root:
+ * unprivileged, every user namespace has the one uid we run as for owner,
+ * so B1's owner would be the writer's euid and the owner rule would let the
+ * write through without the capability.
  */
 TEST(capability_in_ancestor_userns_covers_descendants)
 {

@@ -350,6 +350,12 @@ static int ignored_elsewhere(void *arg)
 /*
  * v3 file capabilities are ignored in every user namespace where their rootid is not root of it or
  * of an ancestor: siblings and the initial namespace (capabilities(7)).
+ *
+ * Real root: the tmpfs must belong to the initial user namespace.  On one
+ * that a user namespace mounted, file capabilities count only inside that
+ * namespace (mnt_may_suid()), so a sibling or the initial namespace would
+ * ignore them whatever the rootid; and a sibling whose root is another id
+ * needs a second kernel uid.
  */
 TEST(fcaps_v3_ignored_where_rootid_is_not_root)
 {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "nsconform.h"
@@ -74,56 +75,87 @@ TEST(exec_securebits_kept_in_new_userns)
 	ASSERT_EQ(0, rc);
 }
 
-/* The holder: root of its user namespace is our uid 0, alone; its /tmp a tmpfs of its own. */
+/* The holder's ids outside (its root's), and the socket its tmpfs's context goes back over. */
+struct tmpfs_holder {
+	uid_t uid;
+	gid_t gid;
+	int sock;
+};
+
+/*
+ * The holder: root of its user namespace is the caller's uid, alone; its /tmp a tmpfs of its
+ * own.  fspick(2) takes CAP_SYS_ADMIN over the mount namespace, which the holder has: it sends
+ * the caller a reconfiguration context of that tmpfs.
+ */
 static int tmpfs_holder_setup(void *arg)
 {
-	int err;
+	const struct tmpfs_holder *t = arg;
+	int fd, err;
 
-	(void)arg;
-	err = ns_map_root(0, 0, 0);
+	err = ns_map_root(0, t->uid, t->gid);
 	if (err) {
 		errno = -err;
-		return child_fail("map root to uid 0 in the holder's user namespace: %m");
+		return child_fail("map root to uid %u in the holder's user namespace: %m", t->uid);
 	}
-	return ns_private_tmp(NULL);
+	if (ns_private_tmp(NULL))
+		return 1;
+	fd = fspick(AT_FDCWD, "/tmp", FSPICK_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOSYS ? ns_child_lacks(NS_F_FSOPEN) : child_fail("fspick(/tmp): %m");
+	if (ns_send_fd(t->sock, fd))
+		return child_fail("send the context: %m");
+	close(fd);
+	return 0;
 }
 
-/* fsconfig() of "uid" to @val on @fd: 0 or -errno. */
-static int set_uid(int fd, const char *val)
+/* fsconfig() of "uid" to @id on @fd: 0 or -errno. */
+static int set_uid(int fd, uid_t id)
 {
+	char val[16];
+
+	snprintf(val, sizeof(val), "%u", id);
 	return ns_fsconfig(fd, FSCONFIG_SET_STRING, "uid", val, 0) ? -errno : 0;
 }
 
 static int tmpfs_uid_worker(void *arg)
 {
-	char path[64];
-	struct ns_holder h;
-	int fd, err, rc = 0;
+	struct tmpfs_holder t = { .uid = geteuid(), .gid = getegid() };
+	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNS, .plain = true,
+			       .setup = tmpfs_holder_setup, .arg = &t };
+	uid_t unmapped = t.uid == 5 ? 6 : 5;
+	int sv[2], fd, err, rc;
 
 	(void)arg;
-	if (ns_holder_start(&h, CLONE_NEWUSER | CLONE_NEWNS, tmpfs_holder_setup, NULL))
-		return child_fail("a holder with a tmpfs in a user namespace of its own");
-	snprintf(path, sizeof(path), "/proc/%d/root/tmp", (int)h.pid);
-	/* A reconfiguration context of the holder's tmpfs: its user namespace decides. */
-	fd = fspick(AT_FDCWD, path, FSPICK_CLOEXEC);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return child_fail("socketpair: %m");
+	t.sock = sv[1];
+	rc = ns_holder_begin(&h);
+	close(sv[1]);
+	if (rc) {
+		close(sv[0]);
+		return rc == NS_CHILD_SKIP ? rc :
+		       child_fail("a holder with a tmpfs in a user namespace of its own");
+	}
+	/* Sent before the holder said it was ready: there already. */
+	fd = ns_recv_fd(sv[0]);
+	close(sv[0]);
 	if (fd < 0) {
-		rc = errno == ENOSYS ? ns_child_lacks(NS_F_FSOPEN) :
-		     child_fail("fspick(%s): %m", path);
+		rc = child_fail("receive the holder's tmpfs context: %m");
 		goto out;
 	}
-	/* The input the fix leaves alone: uid 0, mapped there (its root). */
-	err = set_uid(fd, "0");
+	/* The input the fix leaves alone: our uid, mapped there (its root). */
+	err = set_uid(fd, t.uid);
 	if (err) {
 		errno = -err;
-		rc = child_fail("uid=0 for the holder's tmpfs: %m");
+		rc = child_fail("uid=%u (the holder's root) for its tmpfs: %m", t.uid);
 		goto out;
 	}
-	/* The input the fix is about: uid 5, valid here, unmapped there. */
-	err = set_uid(fd, "5");
+	/* The input the fix is about: valid here, in the initial user namespace; unmapped there. */
+	err = set_uid(fd, unmapped);
 	if (err != -EINVAL) {
 		errno = -err;
-		rc = child_fail("uid=5 (unmapped in the tmpfs's user namespace): %s, expected "
-				"EINVAL", err ? strerror(-err) : "accepted");
+		rc = child_fail("uid=%u (unmapped in the tmpfs's user namespace): %s, expected "
+				"EINVAL", unmapped, err ? strerror(-err) : "accepted");
 	}
 out:
 	if (fd >= 0)
@@ -139,17 +171,21 @@ out:
  * user namespace the tmpfs was mounted in, else the option is refused with
  * EINVAL (fix "tmpfs: verify {g,u}id mount options correctly",
  * linux:0200679fc795, Debian 5.10.197 and 6.1.55: before it an id the
- * tmpfs's namespace cannot represent was accepted).  Real root, for a
- * caller whose namespace has an id the tmpfs's lacks: a reconfiguration
- * context (fspick(2)) of a tmpfs mounted in a user namespace that maps
- * only its root.  Both sides: uid=0, its root, is accepted.
+ * tmpfs's namespace cannot represent was accepted).  The caller is in the
+ * initial user namespace, where every id is valid; the tmpfs is a holder's,
+ * mounted in a user namespace that maps only its root, our uid.  The ids
+ * are read by fsconfig(2), so the holder opens the reconfiguration context
+ * (fspick(2) takes CAP_SYS_ADMIN over its mount namespace, which real root
+ * and root of a user namespace have) and we set the option.  Both sides:
+ * our uid, its root, is accepted; 5, which it does not map, is refused.
  */
 TEST(tmpfs_uid_unmapped_in_its_userns_einval)
 {
 	int rc;
 
-	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
-	rc = ns_run(CLONE_NEWNS, tmpfs_uid_worker, NULL);
+	NS_NEED_INITIAL_USERNS();
+	NS_NEED_USERNS();
+	rc = ns_run(0, tmpfs_uid_worker, NULL);
 	NS_NEED_FEATURE(NS_F_FSOPEN, rc == NS_CHILD_SKIP);
 	ASSERT_EQ(0, rc);
 }
