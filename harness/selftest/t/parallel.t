@@ -1,15 +1,14 @@
 #!/bin/sh
-# Parallel safety: running the case binaries two at a time gives the same
-# verdict for every test as running them one after another.
+# Parallel safety: running the case binaries as many at once as
+# harness/check does by default (twice the cores) gives the same verdict for
+# every test as running them one after another.
 . "$(dirname "$0")/../lib.sh"
 plan 2
 
-for j in 1 2; do
-	"$top/harness/check" --quiet --no-hygiene --results "$scratch/r" --run-id "jobs$j" \
-		--jobs $j > /dev/null 2>&1
-done
-mv "$scratch/r/jobs1" "$scratch/r/serial"
-mv "$scratch/r/jobs2" "$scratch/r/parallel"
+"$top/harness/check" --quiet --no-hygiene --results "$scratch/r" --run-id serial \
+	--jobs 1 > /dev/null 2>&1
+"$top/harness/check" --quiet --no-hygiene --results "$scratch/r" --run-id parallel \
+	> /dev/null 2>&1
 "$top/harness/verdicts" "$scratch/r/serial" > "$scratch/serial"
 "$top/harness/verdicts" "$scratch/r/parallel" > "$scratch/parallel"
 is "the parallel run reports as many tests" \
