@@ -193,11 +193,11 @@ static int ns_file_beneath_worker(void *arg)
  * leaves such a mount out together with what is mounted on it, so it can't
  * take over the lock, or the copy would show what the locked mount covers
  * (fix "namespace: a mount that copy_tree() leaves out can't take over a
- * lock", Debian 7.2.13, can_move_mount_beneath()).  Up to 7.0 no mount goes
- * beneath a locked mount (EINVAL, can_move_mount_beneath() of
- * linux:6ac392815628 "fs: allow to mount beneath top mount"); since 7.1 a
- * plain mount does and takes the lock over, and the mount on top can be
- * unmounted: that move is the probe of the generation.
+ * lock", Debian 7.2.13, can_move_mount_beneath()).  Older kernels let no
+ * mount go beneath a locked mount (EINVAL; 6.12's can_move_mount_beneath(),
+ * from linux:6ac392815628 "fs: allow to mount beneath top mount"); 7.1 and
+ * later let a plain mount go there and take the lock over, after which the
+ * mount on top can be unmounted: that move is the probe of the generation.
  */
 TEST(ns_file_beneath_locked_mount_einval)
 {
