@@ -43,21 +43,6 @@ static int put_file(const char *path, const char *text)
 	return 0;
 }
 
-/* 0 when @path reads @want; else the value of child_fail() naming @when. */
-static int reads(const char *path, const char *want, const char *when)
-{
-	char buf[16];
-	int err = ns_read_file(path, buf, sizeof(buf));
-
-	if (err < 0) {
-		errno = -err;
-		return child_fail("%s: read %s: %m, expected \"%s\"", when, path, want);
-	}
-	if (strcmp(buf, want))
-		return child_fail("%s: %s reads \"%s\", expected \"%s\"", when, path, buf, want);
-	return 0;
-}
-
 /*
  * The probe of MOVE_MOUNT_BENEATH (6.5): a known flag gets as far as the
  * lookup of a missing source (ENOENT), an unknown one is EINVAL before it.
@@ -150,17 +135,14 @@ static int ns_file_beneath_child(void *arg)
 	if (mnt_touch("/tmp/n") || mount(nsfile, "/tmp/n", NULL, MS_BIND, NULL)) {
 		rc = child_fail("bind %s on /tmp/n: %m", nsfile);
 	} else if (!move_mount_paths("/tmp/n", "/tmp/f", MOVE_MOUNT_BENEATH)) {
+		char buf[16] = "";
+
 		/* What it lets out: a copy of the namespace loses the cover too. */
-		if (unshare(CLONE_NEWNS))
-			rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) of a mount namespace file "
-					"beneath a locked mount succeeded (and unshare: %m)");
-		else if (!reads("/tmp/f", "S", "in a copy"))
-			rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) of a mount namespace file "
-					"beneath a locked mount succeeded: a copy of the namespace "
-					"shows the file the locked mount covers");
-		else
-			rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) of a mount namespace file "
-					"beneath a locked mount succeeded");
+		if (!unshare(CLONE_NEWNS))
+			ns_read_file("/tmp/f", buf, sizeof(buf));
+		rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) of a mount namespace file beneath "
+				"a locked mount succeeded%s", strcmp(buf, "S") ? "" :
+				": a copy of the namespace shows the file the locked mount covers");
 	} else if (errno != EINVAL) {
 		rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) of a mount namespace file beneath "
 				"a locked mount: %m, expected EINVAL");
