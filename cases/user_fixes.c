@@ -25,6 +25,146 @@
 #include "kselftest_harness.h"
 
 /*
+ * --- an overlayfs context completed from another user namespace ---------
+ * First in the binary: nsrun charges a kernel WARNING to the first result
+ * line it reads after it, and a line of an earlier test that reached it
+ * late took the WARNING of this one (6.18.15, user pass).
+ */
+
+/*
+ * The overlay holder's answers: the kernel has no overlayfs, none in a user
+ * namespace, or one on the legacy mount path (its options read only when
+ * the mount is made, in the namespaces of whoever completes it).
+ */
+#define NO_OVERLAY 3
+#define NO_USERNS_OVERLAY 4
+#define LEGACY_OVERLAY 5
+
+/* Our ids, set before the holder starts: its root is mapped to them. */
+static uid_t our_uid;
+static gid_t our_gid;
+/* The socket the overlay holder sends its fs context on. */
+static int ovl_sock = -1;
+
+/* An overlay context of two lower layers on the holder's /tmp: the fd, or -1. */
+static int overlay_context(void)
+{
+	int fd = ns_fsopen("overlay", FSOPEN_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (ns_fsconfig(fd, FSCONFIG_SET_STRING, "lowerdir", "/tmp/l1:/tmp/l2", 0)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int ovl_setup(void *arg)
+{
+	int fd, err;
+
+	(void)arg;
+	/* Root of the holder's user namespace is us (ns_clone_admin() may have mapped it). */
+	err = geteuid() == 0 ? 0 : ns_map_root(0, our_uid, our_gid);
+	if (err) {
+		errno = -err;
+		return child_fail("map root of the holder's user namespace: %m");
+	}
+	err = ns_private_tmp(NULL);
+	if (err)
+		return err;
+	if (mkdir("/tmp/l1", 0755) || mkdir("/tmp/l2", 0755))
+		return child_fail("lower layers on the holder's /tmp: %m");
+	/* Since 6.5 (linux:1784fbc2ed9c) fsconfig() looks the layers up: a missing one fails. */
+	fd = ns_fsopen("overlay", FSOPEN_CLOEXEC);
+	if (fd < 0)
+		return errno == ENODEV ? NO_OVERLAY :
+		       child_fail("fsopen(\"overlay\") as root of a user namespace: %m");
+	err = ns_fsconfig(fd, FSCONFIG_SET_STRING, "lowerdir", "/tmp/none:/tmp/l2", 0) ? errno : 0;
+	close(fd);
+	if (err == 0)
+		return LEGACY_OVERLAY;
+	if (err != ENOENT) {
+		errno = err;
+		return child_fail("overlay lowerdir of a missing directory: %m, expected ENOENT");
+	}
+	fd = overlay_context();
+	if (fd < 0)
+		return errno == ENODEV ? NO_OVERLAY :
+		       child_fail("an overlay context as root of a user namespace: %m");
+	err = ns_send_fd(ovl_sock, fd);
+	close(fd);
+	return err ? child_fail("send the fs context: %m") : 0;
+}
+
+/* Released: the same context, completed in its own namespace, mounts. */
+static int ovl_own_create(void *arg)
+{
+	int fd = overlay_context(), rc = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return child_fail("a second overlay context: %m");
+	if (ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		rc = errno == EPERM ? NO_USERNS_OVERLAY :
+		     child_fail("FSCONFIG_CMD_CREATE of overlay in its own user namespace: %m");
+	close(fd);
+	return rc;
+}
+
+/*
+ * An overlayfs context (on the new mount API since linux:1784fbc2ed9c,
+ * 6.5) belongs to the user namespace of the process that opened it
+ * (fsopen(2)); completing it (FSCONFIG_CMD_CREATE, fsconfig(2))
+ * from a process of another user namespace is refused with EIO, quietly
+ * (fix "ovl: don't warn when the mount is completed from another user
+ * namespace", linux:63981fc786da, Debian 6.12.105: before it the refusal
+ * came with a kernel WARNING, which the harness's kernel health check
+ * turns into a failure, harness/lib/klog.sh).  Both sides: the context
+ * comes from root of a user namespace we own, with two lower layers of
+ * its own; the same completed in that namespace mounts.
+ */
+TEST(overlay_created_from_other_userns_eio_quietly)
+{
+	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNS, .setup = ovl_setup,
+			       .release = ovl_own_create };
+	struct timeval tv = { .tv_sec = NS_WAIT_MS / 1000 };
+	int sv[2], fd, rc, err;
+
+	NS_NEED_USERNS();
+	our_uid = geteuid();
+	our_gid = getegid();
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	ASSERT_EQ(0, setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	ovl_sock = sv[1];
+	rc = ns_holder_begin(&h);
+	if (rc) {
+		close(sv[0]);
+		close(sv[1]);
+		NS_NEED_ENV(rc != NO_OVERLAY, NS_WHY_FEATURE_CONFIG, "overlayfs",
+			    "CONFIG_OVERLAY_FS");
+		NS_NEED_ENV(rc != LEGACY_OVERLAY, NS_WHY_FEATURE,
+			    "overlayfs on the new mount API (layers looked up by fsconfig())",
+			    "6.5");
+		ASSERT_EQ(0, rc);
+	}
+	fd = ns_recv_fd(sv[0]);
+	err = fd < 0 ? -1 : ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0) ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	close(sv[0]);
+	close(sv[1]);
+	rc = ns_holder_stop(&h);
+	NS_NEED_ENV(rc != NO_USERNS_OVERLAY, NS_WHY_FEATURE, "overlayfs in a user namespace",
+		    "5.11");
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(EIO, err) TH_LOG("completing from another user namespace: %s",
+				   err ? strerror(err) : "mounted");
+	EXPECT_EQ(0, rc);
+}
+
+/*
  * The exec securebits of 6.14 (SECBIT_EXEC_RESTRICT_FILE, bit 8, and
  * SECBIT_EXEC_DENY_INTERACTIVE, bit 10, of <linux/securebits.h>; older
  * headers lack them).
@@ -376,141 +516,6 @@ TEST(fhandle_userns_unmapped_directory_estale)
 	NS_NEED_ENV(rc != NO_USERNS_FH, NS_WHY_FEATURE,
 		    "open_by_handle_at() by root of a user namespace", "6.10");
 	ASSERT_EQ(0, rc);
-}
-
-/* --- an overlayfs context completed from another user namespace --------- */
-
-/*
- * The overlay holder's answers: the kernel has no overlayfs, none in a user
- * namespace, or one on the legacy mount path (its options read only when
- * the mount is made, in the namespaces of whoever completes it).
- */
-#define NO_OVERLAY 3
-#define NO_USERNS_OVERLAY 4
-#define LEGACY_OVERLAY 5
-
-/* Our ids, set before the holder starts: its root is mapped to them. */
-static uid_t our_uid;
-static gid_t our_gid;
-/* The socket the overlay holder sends its fs context on. */
-static int ovl_sock = -1;
-
-/* An overlay context of two lower layers on the holder's /tmp: the fd, or -1. */
-static int overlay_context(void)
-{
-	int fd = ns_fsopen("overlay", FSOPEN_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (ns_fsconfig(fd, FSCONFIG_SET_STRING, "lowerdir", "/tmp/l1:/tmp/l2", 0)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int ovl_setup(void *arg)
-{
-	int fd, err;
-
-	(void)arg;
-	/* Root of the holder's user namespace is us (ns_clone_admin() may have mapped it). */
-	err = geteuid() == 0 ? 0 : ns_map_root(0, our_uid, our_gid);
-	if (err) {
-		errno = -err;
-		return child_fail("map root of the holder's user namespace: %m");
-	}
-	err = ns_private_tmp(NULL);
-	if (err)
-		return err;
-	if (mkdir("/tmp/l1", 0755) || mkdir("/tmp/l2", 0755))
-		return child_fail("lower layers on the holder's /tmp: %m");
-	/* Since 6.5 (linux:1784fbc2ed9c) fsconfig() looks the layers up: a missing one fails. */
-	fd = ns_fsopen("overlay", FSOPEN_CLOEXEC);
-	if (fd < 0)
-		return errno == ENODEV ? NO_OVERLAY :
-		       child_fail("fsopen(\"overlay\") as root of a user namespace: %m");
-	err = ns_fsconfig(fd, FSCONFIG_SET_STRING, "lowerdir", "/tmp/none:/tmp/l2", 0) ? errno : 0;
-	close(fd);
-	if (err == 0)
-		return LEGACY_OVERLAY;
-	if (err != ENOENT) {
-		errno = err;
-		return child_fail("overlay lowerdir of a missing directory: %m, expected ENOENT");
-	}
-	fd = overlay_context();
-	if (fd < 0)
-		return errno == ENODEV ? NO_OVERLAY :
-		       child_fail("an overlay context as root of a user namespace: %m");
-	err = ns_send_fd(ovl_sock, fd);
-	close(fd);
-	return err ? child_fail("send the fs context: %m") : 0;
-}
-
-/* Released: the same context, completed in its own namespace, mounts. */
-static int ovl_own_create(void *arg)
-{
-	int fd = overlay_context(), rc = 0;
-
-	(void)arg;
-	if (fd < 0)
-		return child_fail("a second overlay context: %m");
-	if (ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
-		rc = errno == EPERM ? NO_USERNS_OVERLAY :
-		     child_fail("FSCONFIG_CMD_CREATE of overlay in its own user namespace: %m");
-	close(fd);
-	return rc;
-}
-
-/*
- * An overlayfs context (on the new mount API since linux:1784fbc2ed9c,
- * 6.5) belongs to the user namespace of the process that opened it
- * (fsopen(2)); completing it (FSCONFIG_CMD_CREATE, fsconfig(2))
- * from a process of another user namespace is refused with EIO, quietly
- * (fix "ovl: don't warn when the mount is completed from another user
- * namespace", linux:63981fc786da, Debian 6.12.105: before it the refusal
- * came with a kernel WARNING, which the harness's kernel health check
- * turns into a failure, harness/lib/klog.sh).  Both sides: the context
- * comes from root of a user namespace we own, with two lower layers of
- * its own; the same completed in that namespace mounts.
- */
-TEST(overlay_created_from_other_userns_eio_quietly)
-{
-	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNS, .setup = ovl_setup,
-			       .release = ovl_own_create };
-	struct timeval tv = { .tv_sec = NS_WAIT_MS / 1000 };
-	int sv[2], fd, rc, err;
-
-	NS_NEED_USERNS();
-	our_uid = geteuid();
-	our_gid = getegid();
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	ASSERT_EQ(0, setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
-	ovl_sock = sv[1];
-	rc = ns_holder_begin(&h);
-	if (rc) {
-		close(sv[0]);
-		close(sv[1]);
-		NS_NEED_ENV(rc != NO_OVERLAY, NS_WHY_FEATURE_CONFIG, "overlayfs",
-			    "CONFIG_OVERLAY_FS");
-		NS_NEED_ENV(rc != LEGACY_OVERLAY, NS_WHY_FEATURE,
-			    "overlayfs on the new mount API (layers looked up by fsconfig())",
-			    "6.5");
-		ASSERT_EQ(0, rc);
-	}
-	fd = ns_recv_fd(sv[0]);
-	err = fd < 0 ? -1 : ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0) ? errno : 0;
-	if (fd >= 0)
-		close(fd);
-	close(sv[0]);
-	close(sv[1]);
-	rc = ns_holder_stop(&h);
-	NS_NEED_ENV(rc != NO_USERNS_OVERLAY, NS_WHY_FEATURE, "overlayfs in a user namespace",
-		    "5.11");
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(EIO, err) TH_LOG("completing from another user namespace: %s",
-				   err ? strerror(err) : "mounted");
-	EXPECT_EQ(0, rc);
 }
 
 TEST_HARNESS_MAIN
