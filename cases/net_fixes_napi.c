@@ -95,39 +95,6 @@ static struct nlattr *genl_attrs(struct nlmsghdr *h, int *len)
 	     (len) -= NLA_ALIGN((a)->nla_len),					\
 	     (a) = (struct nlattr *)((char *)(a) + NLA_ALIGN((a)->nla_len)))
 
-/* The id of the "netdev" family (CTRL_CMD_GETFAMILY), or -errno (-ENOENT: none). */
-static int netdev_family(void)
-{
-	struct genl_req r;
-	char buf[8192];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	struct nlattr *a;
-	int fd = genl_socket(), len, id = -ENOENT;
-	uint16_t v;
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	genl_start(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
-	genl_attr(&r, CTRL_ATTR_FAMILY_NAME, "netdev", sizeof("netdev"));
-	if (send(fd, &r, r.h.nlmsg_len, 0) < 0 || (n = recv(fd, buf, sizeof(buf), 0)) < 0) {
-		id = -errno;
-		close(fd);
-		return id;
-	}
-	close(fd);
-	if (!NLMSG_OK(h, n) || h->nlmsg_type != GENL_ID_CTRL)
-		return -ENOENT;		/* NLMSG_ERROR: no such family */
-	a = genl_attrs(h, &len);
-	for_each_nlattr(a, len) {
-		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
-			memcpy(&v, (char *)a + NLA_HDRLEN, sizeof(v));
-			id = v;
-		}
-	}
-	return id;
-}
-
 /* What NETDEV_CMD_NAPI_GET told of the NAPI instances of DEV. */
 struct napi_seen {
 	int count;		/* instances */
@@ -240,7 +207,7 @@ static int napi_setup(bool threaded, int *family, struct napi_seen *out)
 	err = ns_private_tmp(NULL);
 	if (err)
 		return err;
-	*family = netdev_family();
+	*family = ns_genl_family("netdev");
 	if (*family == -ENOENT)
 		return NO_NAPI_GET;
 	if (*family < 0) {
