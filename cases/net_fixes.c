@@ -15,7 +15,6 @@
 #include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <linux/veth.h>
 #include <net/if.h>
 #include <poll.h>
 #include <sched.h>
@@ -36,22 +35,8 @@
 /* A veth pair @a and @b in the caller's netns: 0, NO_VETH or -errno. */
 static int veth_add(const char *a, const char *b)
 {
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct rtattr *info, *data, *peer;
-	struct ns_nlreq r;
-	int err;
+	int err = ns_veth_add(a, b);
 
-	ns_nl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
-	ns_nl_attr(&r.h, IFLA_IFNAME, a, strlen(a) + 1);
-	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	ns_nl_attr(&r.h, IFLA_INFO_KIND, "veth", 5);
-	data = ns_nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
-	peer = ns_nl_attr(&r.h, VETH_INFO_PEER, &ifi, sizeof(ifi));
-	ns_nl_attr(&r.h, IFLA_IFNAME, b, strlen(b) + 1);
-	ns_nl_nest_end(&r.h, peer);
-	ns_nl_nest_end(&r.h, data);
-	ns_nl_nest_end(&r.h, info);
-	err = ns_nl_talk(&r);
 	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
 }
 

@@ -16,7 +16,9 @@
 #include <errno.h>
 #include <net/if.h>		/* before the linux/ headers: their if.h yields to it */
 #include <limits.h>
+#include <linux/genetlink.h>
 #include <linux/if_link.h>
+#include <linux/nl80211.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <sched.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -127,7 +130,10 @@ static int has_altname(int index)
 	return 0;
 }
 
-/* The first physical device of our namespace that is down (a bus device), in @name. */
+/*
+ * The first physical device of our namespace that is down (a bus device), in
+ * @name; not a wireless one.
+ */
 static int spare_physical_device(char *name)
 {
 	DIR *d = opendir("/sys/class/net");
@@ -137,6 +143,10 @@ static int spare_physical_device(char *name)
 
 	while (d && rc && (e = readdir(d))) {
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= IFNAMSIZ)
+			continue;
+		/* A wiphy's device moves only with its wiphy (nl80211): not one of ours. */
+		snprintf(link, sizeof(link), "/sys/class/net/%s/phy80211", e->d_name);
+		if (realpath(link, bus))
 			continue;
 		snprintf(link, sizeof(link), "/sys/class/net/%s/device", e->d_name);
 		if (realpath(link, bus) && !netdev_flags(e->d_name, &flags) && !(flags & IFF_UP)) {
@@ -253,6 +263,206 @@ TEST(device_home_with_altname_taken_drops_it)
 	NS_NEED_ENV(!spare_physical_device(phys), NS_WHY_NO_SPARE_NETDEV);
 	TH_LOG("moving %s", phys);
 	EXPECT_EQ(0, ns_run(0, come_home_worker, phys));
+}
+
+/* --- a wiphy's device, moved home by cfg80211 ------------------------------ */
+
+struct hwsim_radio {
+	char phy[32];		/* /sys/class/ieee80211/<phy> */
+	uint32_t index;		/* its wiphy index (NL80211_ATTR_WIPHY) */
+	char dev[IFNAMSIZ];	/* a network device of it */
+};
+
+/* The last component of the symlink @path into @out (@len bytes): 0 or -1. */
+static int link_base(const char *path, char *out, size_t len)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *b;
+
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	b = strrchr(target, '/');
+	b = b ? b + 1 : target;
+	if (strlen(b) >= len)
+		return -1;
+	memcpy(out, b, strlen(b) + 1);
+	return 0;
+}
+
+/* A mac80211_hwsim wiphy of our netns with a network device: 0 with @r filled in, or -1. */
+static int hwsim_radio_find(struct hwsim_radio *r)
+{
+	DIR *d = opendir("/sys/class/ieee80211"), *nd;
+	char path[64 + 2 * NAME_MAX], base[NAME_MAX + 1];
+	struct dirent *e, *ne;
+	long index;
+	int rc = -1;
+
+	while (d && rc && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(r->phy))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/ieee80211/%s/device/driver", e->d_name);
+		if (link_base(path, base, sizeof(base)) || strcmp(base, "mac80211_hwsim"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/ieee80211/%s/index", e->d_name);
+		if (ns_read_long(path, &index))
+			continue;
+		nd = opendir("/sys/class/net");
+		while (nd && rc && (ne = readdir(nd))) {
+			if (ne->d_name[0] == '.' || strlen(ne->d_name) >= IFNAMSIZ)
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/net/%s/phy80211", ne->d_name);
+			if (link_base(path, base, sizeof(base)) || strcmp(base, e->d_name))
+				continue;
+			snprintf(r->phy, sizeof(r->phy), "%s", e->d_name);
+			snprintf(r->dev, sizeof(r->dev), "%s", ne->d_name);
+			r->index = index;
+			rc = 0;
+		}
+		if (nd)
+			closedir(nd);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+/* NL80211_CMD_SET_WIPHY_NETNS: wiphy @index into the netns open as @nsfd.  0 or -errno. */
+static int wiphy_move(int family, uint32_t index, int nsfd)
+{
+	struct genlmsghdr g = { .cmd = NL80211_CMD_SET_WIPHY_NETNS, .version = 1 };
+	uint32_t fd = nsfd;
+	struct ns_nlreq r;
+
+	ns_nl_start(&r, family, 0, &g, sizeof(g));
+	ns_nl_attr(&r.h, NL80211_ATTR_WIPHY, &index, sizeof(index));
+	ns_nl_attr(&r.h, NL80211_ATTR_NETNS_FD, &fd, sizeof(fd));
+	return ns_genl_talk(&r);
+}
+
+/* Whether wiphy @phy is in our netns (its class device is in our sysfs view). */
+static bool phy_here(const char *phy)
+{
+	char path[64 + NAME_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/class/ieee80211/%s", phy);
+	return stat(path, &st) == 0;
+}
+
+static int wiphy_home_worker(void *arg)
+{
+	struct hwsim_radio *radio = arg;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int idx = if_nametoindex(radio->dev), didx = 0, nsfd = -1, family, err, rc = 1, alt;
+	struct ns_holder h;
+	long end;
+
+	family = ns_genl_family("nl80211");
+	if (!idx || family < 0)
+		return child_fail("if_nametoindex(%s), the nl80211 family (%s): %m", radio->dev,
+				  family < 0 ? strerror(-family) : "found");
+	err = altname_add(idx);
+	if (err) {
+		errno = -err;
+		return child_fail("altname %s for %s: %m", ALT, radio->dev);
+	}
+	if (ns_holder_start(&h, CLONE_NEWNET, NULL, NULL)) {
+		child_fail("a holder of a new network namespace");
+		goto out;
+	}
+	nsfd = ns_open(h.pid, "net");
+	err = nsfd < 0 ? nsfd : wiphy_move(family, radio->index, nsfd);
+	if (nsfd >= 0)
+		close(nsfd);
+	if (err || if_nametoindex(radio->dev)) {
+		ns_holder_stop(&h);
+		errno = -err;
+		child_fail("move %s (%s) to the holder's netns: %m", radio->phy, radio->dev);
+		goto out;
+	}
+	/* Its device's altname, free here now, taken by a dummy of ours. */
+	err = dummy_add();
+	didx = err ? 0 : (int)if_nametoindex(DUMMY);
+	err = err ?: didx ? altname_add(didx) : -errno;
+	if (err) {
+		ns_holder_stop(&h);
+		errno = -err;
+		child_fail("a dummy %s with the altname %s: %m", DUMMY, ALT);
+		goto out;
+	}
+	/* Its last process gone, the namespace is freed and cfg80211 moves the wiphy home. */
+	if (ns_holder_stop(&h)) {
+		child_fail("the holder failed");
+		goto out;
+	}
+	/* Half the bound of the whole worker, which must still clean up after it. */
+	end = ns_now_ms() + NS_WAIT_MS / 2;
+	while (!(phy_here(radio->phy) && if_nametoindex(radio->dev)) && ns_now_ms() < end)
+		nanosleep(&tick, NULL);
+	/* The side the fix leaves alone: the wiphy is back, its device under its name. */
+	if (!phy_here(radio->phy) || !if_nametoindex(radio->dev)) {
+		child_fail("%s (%s) not back in the initial netns %d s after its netns died",
+			   radio->phy, radio->dev, NS_WAIT_MS / 2000);
+		goto out;
+	}
+	/* The side the fix is about: without the altname the dummy holds. */
+	alt = has_altname(if_nametoindex(radio->dev));
+	if (alt) {
+		child_fail("%s came back with the altname %s the dummy holds (%d)", radio->dev,
+			   ALT, alt);
+		goto out;
+	}
+	if (has_altname(didx) != 1 || (int)if_nametoindex(ALT) != didx) {
+		child_fail("%s is no longer the dummy's", ALT);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (didx && link_del(didx))
+		rc = child_fail("delete %s: %m", DUMMY);
+	if (has_altname(idx) == 1) {
+		struct rtattr *list;
+		struct ns_nlreq r;
+
+		link_req(&r, RTM_DELLINKPROP, 0, idx);
+		list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+		ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+		ns_nl_nest_end(&r.h, list);
+		ns_nl_talk(&r);
+	}
+	return rc;
+}
+
+/*
+ * A wiphy moved into a network namespace (NL80211_CMD_SET_WIPHY_NETNS,
+ * nl80211.h) goes back to the initial one with its network devices when
+ * that namespace is freed (cfg80211_pernet_exit()), like a physical device
+ * (network_namespaces(7)), and an alternative name of such a device that
+ * is taken there meanwhile is dropped, as default_device_exit_net() does
+ * for a physical one since linux:d09486a04f5d (fix "net: Remove
+ * conflicting altnames for dying netns in __dev_change_net_namespace()",
+ * Debian 6.12.115 and 7.2.7: before it
+ * only default_device_exit_net() dropped it, the wiphy's move failed with
+ * EEXIST and cfg80211 warned, leaving it in the dead namespace).  A
+ * mac80211_hwsim radio of the initial namespace, its device given an
+ * altname, moved into a namespace of ours; a dummy takes the altname; the
+ * namespace freed.  Both sides: the wiphy and its device are back, the
+ * altname stays the dummy's.  Needs real root and a hwsim radio (the
+ * guests load no mac80211_hwsim: SKIP there).
+ */
+TEST(wiphy_home_with_altname_taken_drops_it)
+{
+	struct hwsim_radio radio;
+
+	NS_NEED_REAL_ROOT(ns_in_initial_userns() && ns_cap_effective(CAP_NET_ADMIN));
+	NS_NEED_ENV(ns_in_initial_pidns() && ns_same_as_self(2, "net") == 1,
+		    NS_WHY_INITIAL_NETNS);
+	NS_NEED_ENV(!hwsim_radio_find(&radio), NS_WHY_NO_HWSIM);
+	TH_LOG("moving %s (%s)", radio.phy, radio.dev);
+	EXPECT_EQ(0, ns_run(0, wiphy_home_worker, &radio));
 }
 
 TEST_HARNESS_MAIN

@@ -9,10 +9,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +138,104 @@ TEST(group_kill_translates_si_pid_per_receiver)
 	NS_NEED_ADMIN_OR_USERNS();
 	rc = ns_run(0, pgrp_worker, NULL);
 	ASSERT_EQ(0, rc);
+}
+
+/* --- pidfd polling when a thread-group leader exits before its threads ---- */
+
+/* The leader's answer when it could not start its thread. */
+#define NO_THREAD 3
+
+/* The thread left behind: it ends, and with it the process, when @arg's pipe speaks. */
+static void *left_thread(void *arg)
+{
+	struct pollfd pf = { .fd = *(int *)arg, .events = POLLIN };
+	char c;
+
+	if (poll(&pf, 1, NS_WAIT_MS) > 0 && read(pf.fd, &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
+/* The state letter of process @pid (/proc/PID/stat), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ns_read_file(path, buf, sizeof(buf)) < 0)
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* poll() of @fd for at most @ms: its revents, or -errno. */
+static int poll_in(int fd, int ms)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	int n = poll(&pf, 1, ms);
+
+	return n < 0 ? -errno : n ? pf.revents : 0;
+}
+
+/*
+ * A PIDFD_THREAD pidfd (pidfd_open(2), 6.9) reports the exit of its thread
+ * as readable; that of a thread-group leader whose other threads still
+ * run, not until the whole group has exited (fix "pidfs: improve
+ * multi-threaded exec and premature thread-group leader exit polling",
+ * linux:0fb482728ba1, Debian 6.12.32: before it the leader's own exit made
+ * its PIDFD_THREAD pidfd readable, and stopped doing so if a remaining
+ * thread then exec'd and took the leader's pid).  A leader that exits
+ * (_exit of the thread alone) leaving one thread: its PIDFD_THREAD pidfd
+ * is not readable within 200 ms.  Both sides: its process pidfd is not
+ * readable either; once the last thread ends both are.
+ */
+TEST(pidfd_thread_of_early_exited_leader_not_readable)
+{
+	int p[2], tfd, pfd, n, st;
+	pid_t pid;
+	long t0;
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t th;
+
+		close(p[1]);
+		if (pthread_create(&th, NULL, left_thread, &p[0]))
+			_exit(NO_THREAD);
+		syscall(SYS_exit, 0);	/* the leader alone */
+	}
+	close(p[0]);
+	tfd = syscall(SYS_pidfd_open, pid, PIDFD_THREAD);
+	n = errno;
+	pfd = ns_pidfd_open(pid);
+	for (t0 = ns_now_ms(); proc_state(pid) != 'Z' && ns_now_ms() - t0 < NS_WAIT_MS; )
+		usleep(10000);
+	st = proc_state(pid);
+	if (tfd < 0) {
+		close(p[1]);
+		ASSERT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+		if (pfd >= 0)
+			close(pfd);
+		NS_NEED_ENV(n != EINVAL, NS_WHY_FEATURE, "PIDFD_THREAD", "6.9");
+		NS_NEED_FEATURE(NS_F_PIDFD_OPEN, n == ENOSYS);
+		ASSERT_LE(0, tfd) TH_LOG("pidfd_open(PIDFD_THREAD): %s", strerror(n));
+	}
+	/* The leader is a zombie, its thread runs: neither pidfd is readable. */
+	EXPECT_EQ('Z', st);
+	EXPECT_LE(0, pfd);
+	EXPECT_EQ(0, poll_in(pfd, 0)) TH_LOG("the process pidfd, one thread still running");
+	EXPECT_EQ(0, poll_in(tfd, 200)) TH_LOG("the leader's PIDFD_THREAD pidfd, its other "
+					       "thread still running");
+	/* The last thread ends: both are. */
+	EXPECT_EQ(1, write(p[1], "x", 1));
+	close(p[1]);
+	EXPECT_EQ(POLLIN, poll_in(tfd, NS_WAIT_MS) & POLLIN);
+	EXPECT_EQ(POLLIN, poll_in(pfd, NS_WAIT_MS) & POLLIN);
+	EXPECT_EQ(0, ns_wait(pid, NS_WAIT_MS));
+	close(tfd);
+	close(pfd);
 }
 
 TEST_HARNESS_MAIN
