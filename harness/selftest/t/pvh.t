@@ -20,9 +20,12 @@ mkbz() {
 		my $note = pack("VVV", 4, length $desc, $type) . "Xen\0" . $desc;
 		my $ph = pack "VVQ<Q<Q<Q<Q<Q<", 4, 4, 64 + 56, 0, 0, length $note, length $note, 4;
 		my $eh = "\x7fELF\x02\x01\x01" . ("\0" x 9) .
-			pack("vvVQ<Q<Q<VvvvvvV", 2, 62, 1, 0x1000000, 64, 0, 0, 64, 56, 1, 64, 0, 0);
+			pack("vvVQ<Q<Q<VvvvvvV", 2, 62, 1, 0x1000000, 64, 0, 0,
+				64, 56, 1, 64, 0, 0);
 		$eh = substr($eh, 0, 64);
-		open my $f, ">", "$dir/elf" or die; print $f $eh, $ph, $note, "payload" x 100; close $f;
+		open my $f, ">", "$dir/elf" or die;
+		print $f $eh, $ph, $note, "payload" x 100;
+		close $f;
 	' "$1" "$2"
 	case "$3" in
 	gzip) gzip -9nc "$1/elf" > "$1/z" ;;
