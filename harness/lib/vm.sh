@@ -180,3 +180,21 @@ guest_stop_all() {
 	done
 	for p in $pids; do guest_stop "$p" KILL; done
 }
+
+# guest_stalled STREAM KLOG: whether a running guest is past saving: its
+# kernel logged an oops or BUG (klog_crash) and the runner has written
+# nothing for NSCONFORM_STALL_S seconds (default 60) since.  Call it about
+# every 5 s (STALL_TICK_S); it keeps its state in stall_size, stall_s.  A
+# guest whose kernel died but did not panic otherwise waits out the whole
+# watchdog (the sweep's 1,800 s) with its cases stuck in the kernel.
+stall_size=-1 stall_s=0
+guest_stalled() {
+	local s
+	s=$(stat -c %s "$1" 2>/dev/null) || s=0
+	if [ "$s" != "$stall_size" ]; then
+		stall_size=$s stall_s=0
+		return 1
+	fi
+	stall_s=$((stall_s + ${STALL_TICK_S:-5}))
+	[ "$stall_s" -ge "${NSCONFORM_STALL_S:-60}" ] && [ -n "$(klog_crash "$2")" ]
+}
