@@ -29,20 +29,6 @@ static int move_mount_paths(const char *from, const char *to, unsigned int flags
 	return syscall(__NR_move_mount, AT_FDCWD, from, AT_FDCWD, to, flags);
 }
 
-/* Create @path holding @text; 0 or the value of child_fail(). */
-static int put_file(const char *path, const char *text)
-{
-	int err = mnt_touch(path);
-
-	if (!err)
-		err = ns_write_file(path, text);
-	if (err) {
-		errno = -err;
-		return child_fail("write %s: %m", path);
-	}
-	return 0;
-}
-
 /*
  * The probe of MOVE_MOUNT_BENEATH (6.5): a known flag gets as far as the
  * lookup of a missing source (ENOENT), an unknown one is EINVAL before it.
@@ -111,7 +97,7 @@ static int ns_file_beneath_child(void *arg)
 	 * plain mount moved beneath a locked mount takes the lock over where
 	 * the kernel lets it go there at all (EINVAL before).
 	 */
-	if (put_file("/tmp/p", "P") || mount("/tmp/c", "/tmp/p", NULL, MS_BIND, NULL))
+	if (mnt_put_file("/tmp/p", "P") || mount("/tmp/c", "/tmp/p", NULL, MS_BIND, NULL))
 		return child_fail("a bind mount on /tmp/p: %m");
 	if (!move_mount_paths("/tmp/p", "/tmp/g", MOVE_MOUNT_BENEATH)) {
 		if (umount2("/tmp/g", 0))
@@ -161,7 +147,7 @@ static int ns_file_beneath_worker(void *arg)
 	/* Ours, then the one the child makes, then the holder's: in order on one CPU. */
 	if (mnt_own_ns_on_one_cpu())
 		return 1;
-	if (put_file("/tmp/f", "S") || put_file("/tmp/g", "S") || put_file("/tmp/c", "C"))
+	if (mnt_put_file("/tmp/f", "S") || mnt_put_file("/tmp/g", "S") || mnt_put_file("/tmp/c", "C"))
 		return 1;
 	if (mount("/tmp/c", "/tmp/f", NULL, MS_BIND, NULL) ||
 	    mount("/tmp/c", "/tmp/g", NULL, MS_BIND, NULL))

@@ -320,20 +320,6 @@ TEST_F(prop, slave_and_shared_forwards_master_events)
 
 /* --- a propagated copy that arrives without its ns-file overmount ----------- */
 
-/* Create @path holding @text: 0, or the value of child_fail(). */
-static int put_file(const char *path, const char *text)
-{
-	int err = mnt_touch(path);
-
-	if (!err)
-		err = ns_write_file(path, text);
-	if (err) {
-		errno = -err;
-		return child_fail("write %s: %m", path);
-	}
-	return 0;
-}
-
 /* 0 when @path reads @want; else the value of child_fail() naming @when. */
 static int reads(const char *path, const char *want, const char *when)
 {
@@ -364,7 +350,7 @@ static int move_under_slave_cover(const char *name, const char *nsfile)
 	snprintf(at, sizeof(at), "/tmp/s/%s.m", name);
 	snprintf(a, sizeof(a), "/tmp/A/%s", name);
 	snprintf(b, sizeof(b), "/tmp/B/%s", name);
-	if (put_file(src, "S") || put_file(at, "f") || put_file(a, "A"))
+	if (mnt_put_file(src, "S") || mnt_put_file(at, "f") || mnt_put_file(a, "A"))
 		return 1;
 	if (mount("/tmp/q", b, NULL, MS_BIND, NULL) || mount(src, at, NULL, MS_BIND, NULL))
 		return child_fail("the cover on %s and the mount on %s: %m", b, at);
@@ -410,7 +396,7 @@ static int ns_file_cover_worker(void *arg)
 	    mount("/tmp/A", "/tmp/B", NULL, MS_BIND, NULL) ||
 	    mnt_set_propagation("/tmp/B", MS_SLAVE) || mnt_tmpfs("/tmp/s", 0))
 		return child_fail("A shared, B its slave, s a tmpfs");
-	if (put_file("/tmp/q", "Q"))
+	if (mnt_put_file("/tmp/q", "Q"))
 		return 1;
 	/* The input the fix leaves alone: the moved mount has nothing on top. */
 	if (move_under_slave_cover("plain", NULL))
