@@ -117,15 +117,18 @@ static int ovl_own_create(void *arg)
  * An overlayfs context (on the new mount API since linux:1784fbc2ed9c,
  * 6.5) belongs to the user namespace of the process that opened it
  * (fsopen(2)); completing it (FSCONFIG_CMD_CREATE, fsconfig(2))
- * from a process of another user namespace is refused with EIO, quietly
- * (fix "ovl: don't warn when the mount is completed from another user
+ * from a process of another user namespace is refused, quietly (fix
+ * "ovl: don't warn when the mount is completed from another user
  * namespace", linux:63981fc786da, Debian 6.12.105: before it the refusal
  * came with a kernel WARNING, which the harness's kernel health check
- * turns into a failure, harness/lib/klog.sh).  Both sides: the context
- * comes from root of a user namespace we own, with two lower layers of
- * its own; the same completed in that namespace mounts.
+ * turns into a failure, harness/lib/klog.sh).  Which errno is
+ * mnt_peers2/overlay_created_from_other_userns_einval's claim (EIO until
+ * "ovl: return EINVAL instead of EIO in case of mismatched user_ns",
+ * Debian 7.2.7): one finding, one test.  Both sides: the context comes
+ * from root of a user namespace we own, with two lower layers of its own;
+ * the same completed in that namespace mounts.
  */
-TEST(overlay_created_from_other_userns_eio_quietly)
+TEST(overlay_created_from_other_userns_refused_quietly)
 {
 	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNS, .setup = ovl_setup,
 			       .release = ovl_own_create };
@@ -159,8 +162,7 @@ TEST(overlay_created_from_other_userns_eio_quietly)
 	NS_NEED_ENV(rc != NO_USERNS_OVERLAY, NS_WHY_FEATURE, "overlayfs in a user namespace",
 		    "5.11");
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(EIO, err) TH_LOG("completing from another user namespace: %s",
-				   err ? strerror(err) : "mounted");
+	EXPECT_NE(0, err) TH_LOG("completing from another user namespace mounted");
 	EXPECT_EQ(0, rc);
 }
 
