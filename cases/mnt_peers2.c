@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MOVE_MOUNT_BENEATH below a locked mount (issue 27, item 3: the behaviour
+ * the upstream selftests umount_propagation/locked_mount and
+ * move_mount/beneath_*_locked_* start from).  A mount inherited by a less
+ * privileged mount namespace is locked (mount_namespaces(7) "Restrictions
+ * on mount namespaces"); whether a mount can be put beneath it changed on
+ * purpose upstream, so each generation is asserted exactly:
+ *
+ *   6.5 to 6.19: refused with EINVAL (can_move_mount_beneath() checked
+ *                IS_MNT_LOCKED() of the mount on top);
+ *   7.0 and later: allowed, and the lock moves down: the mount put beneath
+ *                takes over the job of hiding what is under it, the one on
+ *                top may then be unmounted ("mount: transfer MNT_LOCKED
+ *                when mounting beneath", Christian Brauner's series
+ *                "work-mount-beneath-rootfs", 2026-02-24; 7.3.4
+ *                fs/namespace.c attach_recursive_mnt()).
+ *
+ * Which generation a kernel has comes from the other half of that series,
+ * MOVE_MOUNT_BENEATH onto the caller's root (beneath_root_generation()),
+ * never from the call under test or the release.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nsconform.h"
+#include "mnt.h"
+#include "kselftest_harness.h"
+
+static int move_beneath_fd(int fd, const char *to)
+{
+	return syscall(__NR_move_mount, fd, "", AT_FDCWD, to,
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_BENEATH);
+}
+
+/*
+ * In a child: 1 when move_mount() knows MOVE_MOUNT_BENEATH (a missing source
+ * is ENOENT), 0 when it does not (EINVAL for the unknown flag, ENOSYS);
+ * -1 after child_fail() on anything else.
+ */
+static int have_beneath(const char *to)
+{
+	if (!syscall(__NR_move_mount, AT_FDCWD, "/tmp/nsconform-missing", AT_FDCWD, to,
+		     MOVE_MOUNT_BENEATH))
+		return child_fail("MOVE_MOUNT_BENEATH from a missing path succeeded"), -1;
+	if (errno == EINVAL || errno == ENOSYS)
+		return 0;
+	if (errno != ENOENT)
+		return child_fail("MOVE_MOUNT_BENEATH from a missing path: %m, expected ENOENT"),
+		       -1;
+	return 1;
+}
+
+/* A detached tmpfs with an empty file @mark in it: its fd, or -1 after child_fail(). */
+static int detached_tmpfs(const char *mark)
+{
+	int fs, mnt, fd;
+
+	fs = ns_fsopen("tmpfs", 0);
+	if (fs < 0)
+		return child_fail("fsopen(tmpfs): %m"), -1;
+	if (ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
+		close(fs);
+		return child_fail("fsconfig(FSCONFIG_CMD_CREATE): %m"), -1;
+	}
+	mnt = ns_fsmount(fs, FSMOUNT_CLOEXEC, 0);
+	close(fs);
+	if (mnt < 0)
+		return child_fail("fsmount: %m"), -1;
+	fd = openat(mnt, mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		close(mnt);
+		return child_fail("create %s in the detached tmpfs: %m", mark), -1;
+	}
+	close(fd);
+	return mnt;
+}
+
+/* --- the generation ------------------------------------------------------- */
+
+/* In a mount namespace of its own: *@arg gets move_mount()'s errno beneath our root, 0 if done. */
+static int root_probe_worker(void *arg)
+{
+	int *err = arg, tree, rc;
+
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	rc = have_beneath("/tmp");
+	if (rc <= 0)
+		return rc ? 1 : ns_child_lacks(NS_F_MOVE_MOUNT_BENEATH);
+	/* A root that is the root of a mount of its own: a tmpfs, chrooted into. */
+	if (mkdir("/tmp/r", 0755) || mnt_tmpfs("/tmp/r", 0) || chdir("/tmp/r") || chroot("."))
+		return child_fail("chroot into a tmpfs on /tmp/r: %m");
+	tree = ns_open_tree(AT_FDCWD, "/", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0 || fchdir(tree))
+		return child_fail("a clone of our root as working directory: %m");
+	*err = move_beneath_fd(tree, "/") ? errno : 0;
+	close(tree);
+	return 0;
+}
+
+/*
+ * Which generation the kernel has: 1 when MOVE_MOUNT_BENEATH onto the caller's root (chrooted
+ * into a mount of its own) succeeds (7.0+: "move_mount: allow MOVE_MOUNT_BENEATH on the rootfs",
+ * the series that made a locked mount hand its lock down), 0 when it is refused with EINVAL (6.5
+ * to 6.19: "mounting beneath the rootfs only makes sense when the semantics of
+ * pivot_root(".", ".") are used"), NS_CHILD_SKIP without MOVE_MOUNT_BENEATH (before 6.5); -1,
+ * logged, on anything else.
+ */
+static int beneath_root_generation(void)
+{
+	int *err = ns_shared_page(sizeof(*err)), rc;
+
+	if (!err)
+		return -1;
+	*err = -1;
+	rc = ns_run_admin(CLONE_NEWNS, root_probe_worker, err);
+	if (rc == NS_CHILD_SKIP)
+		return rc;
+	if (rc || (*err && *err != EINVAL)) {
+		fprintf(stderr, "# probe: worker %d, MOVE_MOUNT_BENEATH onto our root: %s\n", rc,
+			*err > 0 ? strerror(*err) : "not reached");
+		return -1;
+	}
+	fprintf(stderr, "# generation: %s\n", *err ?
+		"6.5-6.19 (nothing goes beneath our root, nor beneath a locked mount)" :
+		"7.0+ (a mount goes beneath our root, and beneath a locked mount, taking its lock)");
+	return !*err;
+}
+
+/* --- a mount put beneath a locked mount ------------------------------------ */
+
+static int beneath_locked_worker(void *arg)
+{
+	const char *l = "/tmp/l";
+	int gen = *(int *)arg, n, rc;
+
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	/* L, a tmpfs made in our user namespace, covers l/hidden. */
+	if (mkdir(l, 0755) || mnt_touch("/tmp/l/hidden") || mnt_tmpfs(l, 0))
+		return child_fail("a tmpfs L on %s over a file hidden: %m", l);
+	/* A less privileged mount namespace: L is locked there. */
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("a user namespace with a mount namespace: %m");
+	if (!umount2(l, 0) || errno != EINVAL)
+		return child_fail("umount2 of the inherited L: %m, expected EINVAL (locked)");
+	rc = have_beneath(l);
+	if (rc <= 0)
+		return rc ? 1 : ns_child_lacks(NS_F_MOVE_MOUNT_BENEATH);
+	n = detached_tmpfs("n-mark");
+	if (n < 0)
+		return 1;
+	rc = move_beneath_fd(n, l);
+	close(n);
+	if (!gen) {
+		if (!rc)
+			return child_fail("N went beneath the locked L (6.5-6.19 refuse it)");
+		if (errno != EINVAL)
+			return child_fail("N beneath the locked L: %m, expected EINVAL");
+		if (!umount2(l, MNT_DETACH) || errno != EINVAL)
+			return child_fail("umount2 of L after the refusal: %m, expected EINVAL");
+		if (!access("/tmp/l/hidden", F_OK) || !access("/tmp/l/n-mark", F_OK))
+			return child_fail("after the refusal, hidden or N's mark is visible");
+		return 0;
+	}
+	if (rc)
+		return child_fail("N beneath the locked L: %m (7.0+ allow it)");
+	/* L handed its lock to N: L may go now, N may not, and hidden stays covered. */
+	if (umount2(l, 0))
+		return child_fail("umount2 of L once N is beneath it: %m (the lock is N's now)");
+	if (access("/tmp/l/n-mark", F_OK))
+		return child_fail("N is not on %s once L is gone: %m", l);
+	if (!umount2(l, 0) || errno != EINVAL)
+		return child_fail("umount2 of N, which took L's lock: %m, expected EINVAL");
+	if (!umount2(l, MNT_DETACH) || errno != EINVAL)
+		return child_fail("umount2(MNT_DETACH) of N: %m, expected EINVAL");
+	if (!access("/tmp/l/hidden", F_OK))
+		return child_fail("what L covered is visible after the moves");
+	return 0;
+}
+
+/*
+ * A mount inherited by a less privileged mount namespace is locked and cannot be taken away to
+ * reveal what it covers (mount_namespaces(7) "Restrictions on mount namespaces"; umount2
+ * EINVAL).  move_mount(MOVE_MOUNT_BENEATH) below such a mount is refused with EINVAL on 6.5 to
+ * 6.19 and leaves it locked; on 7.0+ it succeeds and the lock moves down: the mount on top then
+ * unmounts, the one put beneath does not (EINVAL, with and without MNT_DETACH), and what was
+ * covered stays covered (deliberate change "mount: transfer MNT_LOCKED when mounting beneath",
+ * series "work-mount-beneath-rootfs", 2026; the generation from beneath_root_generation(); the
+ * upstream selftests locked_mount expiry_leaves_a_locked_mount_alone and
+ * mount_namespace_file_cant_take_the_lock need the 7.0+ generation to reach their steps).
+ */
+TEST(beneath_locked_mount_takes_its_lock_or_einval)
+{
+	int *gen, rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	gen = ns_shared_page(sizeof(*gen));
+	ASSERT_NE(NULL, gen);
+	*gen = beneath_root_generation();
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, *gen == NS_CHILD_SKIP);
+	ASSERT_LE(0, *gen);
+	rc = ns_run_admin(CLONE_NEWNS, beneath_locked_worker, gen);
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, rc == NS_CHILD_SKIP);
+	ASSERT_EQ(0, rc);
+}
+
+/* --- a mount namespace file beneath a locked mount ------------------------ */
+
+static int beneath_ns_file_worker(void *arg)
+{
+	const char *secret = "/tmp/secret", *mine = "/tmp/mine";
+	int gen = *(int *)arg, tree = -1, rc;
+	struct ns_sync s;
+	char nsfile[64];
+	pid_t pid;
+
+	/* The newer namespace below must be newer than ours: one CPU (6.18's id batches). */
+	if (mnt_own_ns_on_one_cpu())
+		return 1;
+	/* The cover: an empty file bound over /tmp/secret, made in our user namespace. */
+	if (mnt_touch(secret) || mnt_touch("/tmp/empty") || mnt_touch(mine) ||
+	    mount("/tmp/empty", secret, NULL, MS_BIND, NULL))
+		return child_fail("a file bound over %s: %m", secret);
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("a user namespace with a mount namespace: %m");
+	if (!umount2(secret, 0) || errno != EINVAL)
+		return child_fail("umount2 of the inherited cover: %m, expected EINVAL (locked)");
+	rc = have_beneath(secret);
+	if (rc <= 0)
+		return rc ? 1 : ns_child_lacks(NS_F_MOVE_MOUNT_BENEATH);
+	/* A mount namespace newer than ours, so that a clone of its file may be attached here. */
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &s);
+	if (pid == 0)
+		_exit(ns_sync_wait(&s, true, NULL, 0, NS_WAIT_MS) ? 1 : 0);
+	if (pid < 0)
+		return child_fail("a child in a new mount namespace: %m");
+	snprintf(nsfile, sizeof(nsfile), "/proc/%d/ns/mnt", (int)pid);
+	tree = ns_open_tree(AT_FDCWD, nsfile, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		rc = child_fail("open_tree(OPEN_TREE_CLONE) of %s: %m", nsfile);
+	else if (!move_beneath_fd(tree, secret))
+		rc = child_fail("the mount namespace file went beneath the locked cover (%s)",
+				gen ? "it cannot take over the lock" : "6.5-6.19 refuse it");
+	else if (errno != EINVAL)
+		rc = child_fail("the mount namespace file beneath the locked cover: %m, "
+				"expected EINVAL");
+	/* The other side: the same clone attaches where no lock is at stake. */
+	else if (ns_attach_tree(tree, mine))
+		rc = child_fail("the mount namespace file attached on %s: %m", mine);
+	else if (!umount2(secret, MNT_DETACH) || errno != EINVAL)
+		rc = child_fail("umount2 of the cover afterwards: %m, expected EINVAL (locked)");
+	else
+		rc = 0;
+	if (tree >= 0)
+		close(tree);
+	ns_sync_tell(&s, false, NULL, 0);
+	ns_sync_close(&s);
+	if (ns_wait(pid, NS_WAIT_MS) && !rc)
+		rc = child_fail("the child in the newer mount namespace failed");
+	return rc;
+}
+
+/*
+ * A copy of a mount tree leaves out the mounts of mount namespace files (linux:4ce5d2b1a8fd
+ * "vfs: Don't copy mount bind mounts of /proc/<pid>/ns/mnt between namespaces"), so such a mount
+ * can hide nothing: put beneath a locked mount with MOVE_MOUNT_BENEATH it is refused with EINVAL
+ * on every generation (6.5-6.19: the mount on top is locked; 7.0+: it cannot take over the lock,
+ * 7.3.4 can_move_mount_beneath(), fix "namespace: a mount that copy_tree() leaves out can't
+ * take over a lock", Debian 7.2.13), and the cover stays locked, while the same clone attaches
+ * on a file where no lock is at stake (the upstream selftest locked_mount
+ * mount_namespace_file_cant_take_the_lock).
+ */
+TEST(ns_file_beneath_locked_mount_einval)
+{
+	int *gen, rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	gen = ns_shared_page(sizeof(*gen));
+	ASSERT_NE(NULL, gen);
+	*gen = beneath_root_generation();
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, *gen == NS_CHILD_SKIP);
+	ASSERT_LE(0, *gen);
+	rc = ns_run_admin(0, beneath_ns_file_worker, gen);
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, rc == NS_CHILD_SKIP);
+	ASSERT_EQ(0, rc);
+}
+
+TEST_HARNESS_MAIN
