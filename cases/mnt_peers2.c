@@ -295,4 +295,140 @@ TEST(ns_file_beneath_locked_mount_einval)
 	ASSERT_EQ(0, rc);
 }
 
+/* --- a propagated copy that comes and goes beneath a locked cover --------- */
+
+struct at_point {
+	const char *point;
+	int n;
+};
+
+static int count_at_point(const struct mnt_info *m, void *arg)
+{
+	struct at_point *a = arg;
+
+	if (!strcmp(m->point, a->point))
+		a->n++;
+	return 0;
+}
+
+/* How many mounts our mountinfo shows at @point, or -errno. */
+static int mounts_at(const char *point)
+{
+	struct at_point a = { point, 0 };
+	int err = mnt_info_each(0, count_at_point, &a);
+
+	return err ? err : a.n;
+}
+
+/* In the umount2() checks below: the cover @d is still locked, and what it covers hidden. */
+static int cover_still_locked(const char *d, const char *when)
+{
+	if (!umount2(d, 0))
+		return child_fail("the cover %s: umount2 succeeded, expected EINVAL (locked)", when);
+	if (errno != EINVAL)
+		return child_fail("the cover %s: umount2: %m, expected EINVAL (locked)", when);
+	if (!umount2(d, MNT_DETACH) || errno != EINVAL)
+		return child_fail("the cover %s: umount2(MNT_DETACH): %m, expected EINVAL", when);
+	if (!access("/tmp/p/d/secret", F_OK))
+		return child_fail("the cover %s: the file it covers is visible", when);
+	return 0;
+}
+
+/* M, then Z: a slave of our P with a cover on P/d, then a less privileged copy of that. */
+static int cover_side(struct ns_sync *s)
+{
+	const char *d = "/tmp/p/d";
+	int n;
+
+	/* M: P a slave of ours, d covered by a tmpfs made in our user namespace. */
+	if (mnt_set_propagation("/tmp/p", MS_SLAVE) || mnt_tmpfs(d, 0))
+		return child_fail("M: /tmp/p a slave of ours with a cover on d: %m");
+	/* Z: a less privileged copy of M, where the cover is locked. */
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("Z: a user namespace with a mount namespace: %m");
+	if (cover_still_locked(d, "as inherited"))
+		return 1;
+	if (ns_sync_tell(s, true, NULL, 0) || ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the parent after its mount on d");
+	/* The parent's X propagated here: its copy beneath the cover, the cover on top. */
+	n = mounts_at(d);
+	if (n != 2)
+		return child_fail("%d mounts at %s with X's copy beneath the cover, expected 2", n, d);
+	if (cover_still_locked(d, "with X's copy beneath it"))
+		return 1;
+	if (ns_sync_tell(s, true, NULL, 0) || ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the parent after its umount of d");
+	n = mounts_at(d);
+	if (n != 1)
+		return child_fail("%d mounts at %s once X is gone, expected 1 (the cover)", n, d);
+	return cover_still_locked(d, "after X's copy came and went beneath it");
+}
+
+static int propagated_beneath_worker(void *arg)
+{
+	const char *d = "/tmp/p/d";
+	struct ns_sync s;
+	int rc = 1, crc;
+	pid_t pid;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	/* P: a shared tmpfs with d/secret in it. */
+	if (mkdir("/tmp/p", 0755) || mnt_tmpfs("/tmp/p", 0) ||
+	    mnt_set_propagation("/tmp/p", MS_SHARED) || mkdir(d, 0755) ||
+	    mnt_touch("/tmp/p/d/secret"))
+		return child_fail("a shared P with d/secret: %m");
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &s);
+	if (pid == 0)
+		_exit(cover_side(&s));
+	if (pid < 0)
+		return child_fail("M, a child in a new mount namespace: %m");
+	if (ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
+		child_fail("no word from Z");
+		goto out;
+	}
+	/* X on our P/d: a copy of it propagates to Z's slave P, beneath Z's locked cover. */
+	if (mnt_tmpfs(d, 0)) {
+		child_fail("X on %s: %m", d);
+		goto out;
+	}
+	if (ns_sync_tell(&s, false, NULL, 0) || ns_sync_wait(&s, false, NULL, 0, NS_WAIT_MS)) {
+		child_fail("no word from Z after X");
+		goto out;
+	}
+	/* X goes, and its copy in Z with it. */
+	if (umount2(d, 0)) {
+		child_fail("umount2 of X: %m");
+		goto out;
+	}
+	if (ns_sync_tell(&s, false, NULL, 0)) {
+		child_fail("word to Z after the umount: %m");
+		goto out;
+	}
+	rc = 0;
+out:
+	ns_sync_close(&s);
+	crc = ns_wait(pid, NS_WAIT_MS);
+	return rc ? rc : crc ? child_fail("Z failed (exit %d)", crc) : 0;
+}
+
+/*
+ * A mount inherited by a less privileged mount namespace stays locked for as long as it is there
+ * (mount_namespaces(7) "Restrictions on mount namespaces": it cannot be unmounted to reveal what
+ * it covers; umount2 EINVAL), also when a mount that the more privileged side makes on the shared
+ * parent propagates to the slave copy, goes beneath the locked cover there, and is unmounted
+ * again: before, in between and after, the cover's umount2 is EINVAL, with and without
+ * MNT_DETACH, and the covered file stays hidden (fix "namespace: keep the lock on a mount that a
+ * propagated copy is moved beneath", Debian 7.2.11: since 7.x hands the lock of a mount to one
+ * put beneath it, the propagated copy took the lock and took it away when it went, as the
+ * upstream selftest locked_mount propagated_copy_keeps_the_cover_locked finds on 7.2.6; 6.x
+ * keeps the lock where it is).
+ */
+TEST(propagated_copy_beneath_leaves_the_cover_locked)
+{
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, propagated_beneath_worker, NULL));
+}
+
 TEST_HARNESS_MAIN
