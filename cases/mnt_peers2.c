@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MOVE_MOUNT_BENEATH below a locked mount (issue 27, item 3: the behaviour
- * the upstream selftests umount_propagation/locked_mount and
- * move_mount/beneath_*_locked_* start from).  A mount inherited by a less
- * privileged mount namespace is locked (mount_namespaces(7) "Restrictions
- * on mount namespaces"); whether a mount can be put beneath it changed on
- * purpose upstream, so each generation is asserted exactly:
+ * Namespace behaviours that the kernel's own 7.3 selftests flag on a Debian
+ * release and pass on another release of the same series, where no other
+ * case checked them (issue 27, item 3; fixtures/data/peers.tsv maps each
+ * peer test to its nsconform test).
+ *
+ * MOVE_MOUNT_BENEATH below a locked mount (the behaviour the selftests
+ * umount_propagation/locked_mount and move_mount/beneath_*_locked_* start
+ * from).  A mount inherited by a less privileged mount namespace is locked
+ * (mount_namespaces(7) "Restrictions on mount namespaces"); whether a mount
+ * can be put beneath it changed on purpose upstream, so each generation is
+ * asserted exactly:
  *
  *   6.5 to 6.19: refused with EINVAL (can_move_mount_beneath() checked
  *                IS_MNT_LOCKED() of the mount on top);
@@ -19,15 +24,22 @@
  * Which generation a kernel has comes from the other half of that series,
  * MOVE_MOUNT_BENEATH onto the caller's root (beneath_root_generation()),
  * never from the call under test or the release.
+ *
+ * The root of an empty mount namespace (UNSHARE_EMPTY_MNTNS, 7.1): one
+ * nullfs inode that every such namespace shares, which none may change.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -429,6 +441,168 @@ TEST(propagated_copy_beneath_leaves_the_cover_locked)
 {
 	NS_NEED_ADMIN_OR_USERNS();
 	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, propagated_beneath_worker, NULL));
+}
+
+/* --- the root of an empty mount namespace ---------------------------------- */
+
+static int empty_root_worker(void *arg)
+{
+	struct statfs st;
+	int fd;
+
+	(void)arg;
+	/*
+	 * Always as root of a user namespace of our own, never with the initial one's
+	 * privilege: a kernel that lets the shared nullfs superblock be reconfigured
+	 * must not get the chance to make it read-only for everybody.
+	 */
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("a user namespace with a mount namespace: %m");
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	/* The other side: fspick() of an ordinary superblock of ours gives a context. */
+	fd = fspick(AT_FDCWD, "/tmp", FSPICK_CLOEXEC);
+	if (fd < 0)
+		return child_fail("fspick(/tmp), a tmpfs of ours: %m");
+	close(fd);
+	if (unshare(UNSHARE_EMPTY_MNTNS))
+		return child_fail("unshare(UNSHARE_EMPTY_MNTNS): %m");
+	fd = fspick(AT_FDCWD, "/", FSPICK_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return child_fail("fspick(/) in an empty mount namespace gave a context for the "
+				  "kernel's internal nullfs superblock");
+	}
+	if (errno != EINVAL)
+		return child_fail("fspick(/) in an empty mount namespace: %m, expected EINVAL");
+	if (!mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY, NULL))
+		return child_fail("MS_REMOUNT|MS_RDONLY of the empty namespace's root succeeded");
+	if (errno != EINVAL)
+		return child_fail("MS_REMOUNT|MS_RDONLY of the empty namespace's root: %m, "
+				  "expected EINVAL");
+	if (statfs("/", &st))
+		return child_fail("statfs(/): %m");
+	if (st.f_flags & ST_RDONLY)
+		return child_fail("the empty namespace's root is read-only");
+	return 0;
+}
+
+/*
+ * The root of a mount namespace made by unshare(UNSHARE_EMPTY_MNTNS) is a mount of the kernel's
+ * internal nullfs superblock, which every empty mount namespace shares; it cannot be
+ * reconfigured: fspick(2) of it and mount(MS_REMOUNT) of it are refused with EINVAL (while
+ * fspick() of a tmpfs of the caller's works) and it stays writable (fixes "fs: refuse fspick()
+ * on internal superblocks" and "namespace: don't reconfigure internal superblocks via remount
+ * and umount", Debian 7.2.11: before them fspick() gave a context and MS_REMOUNT reached the
+ * superblock's permission check (EPERM), as the upstream selftest
+ * empty_mntns/internal_sb_reconfigure nullfs_root finds on 7.2.6).
+ */
+TEST(empty_mntns_root_not_reconfigurable_einval)
+{
+	NS_NEED(NS_F_UNSHARE_EMPTY_MNTNS);
+	NS_RUN_ADMIN_WORKER(empty_root_worker, NULL, NS_F_UNSHARE_EMPTY_MNTNS);
+}
+
+struct root_times {
+	struct stat before, after;	/* the watcher's root, around the reader's read */
+	struct stat reader;		/* the reader's root */
+};
+
+/* A child in an empty mount namespace of its own (@reader: it reads its root, strictatime). */
+static int empty_root_child(struct ns_sync *s, struct root_times *t, bool reader)
+{
+	struct nsc_mount_attr attr = {
+		.attr_set = MOUNT_ATTR_STRICTATIME,
+		.attr_clr = MOUNT_ATTR__ATIME,
+	};
+	struct dirent *de;
+	DIR *d;
+
+	if (unshare(UNSHARE_EMPTY_MNTNS))
+		return child_fail("unshare(UNSHARE_EMPTY_MNTNS): %m");
+	if (!reader) {
+		if (stat("/", &t->before) || ns_sync_tell(s, true, NULL, 0) ||
+		    ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS) || stat("/", &t->after))
+			return child_fail("the watcher's stat of its root, before and after: %m");
+		return 0;
+	}
+	/* strictatime: a read updates the access time wherever the file system keeps one. */
+	if (ns_mount_setattr(AT_FDCWD, "/", 0, &attr))
+		return child_fail("mount_setattr(MOUNT_ATTR_STRICTATIME) of our root: %m");
+	if (ns_sync_wait(s, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("no word from the parent");
+	d = opendir("/");
+	if (!d)
+		return child_fail("opendir(/): %m");
+	while ((de = readdir(d)))
+		;
+	closedir(d);
+	if (stat("/", &t->reader) || ns_sync_tell(s, true, NULL, 0))
+		return child_fail("the reader's stat of its root: %m");
+	return 0;
+}
+
+static int root_atime_worker(void *arg)
+{
+	struct root_times *t = arg;
+	struct ns_sync ws, rs;
+	pid_t w, r = -1;
+	int rc = 1, wrc, rrc = 0;
+
+	w = ns_clone_synced(ns_clone, 0, &ws);
+	if (w == 0)
+		_exit(empty_root_child(&ws, t, false));
+	if (w < 0)
+		return child_fail("the watcher: %m");
+	r = ns_clone_synced(ns_clone, 0, &rs);
+	if (r == 0)
+		_exit(empty_root_child(&rs, t, true));
+	if (r < 0) {
+		child_fail("the reader: %m");
+		goto out;
+	}
+	/* The watcher has its time; the reader reads; the watcher looks again. */
+	if (ns_sync_wait(&ws, false, NULL, 0, NS_WAIT_MS) || ns_sync_tell(&rs, false, NULL, 0) ||
+	    ns_sync_wait(&rs, false, NULL, 0, NS_WAIT_MS) || ns_sync_tell(&ws, false, NULL, 0)) {
+		child_fail("the watcher or the reader stopped talking");
+		goto out;
+	}
+	rc = 0;
+out:
+	ns_sync_close(&ws);
+	wrc = ns_wait(w, NS_WAIT_MS);
+	if (r > 0) {
+		ns_sync_close(&rs);
+		rrc = ns_wait(r, NS_WAIT_MS);
+	}
+	if (rc || wrc || rrc)
+		return rc ? rc : child_fail("the watcher (exit %d) or the reader (exit %d) failed",
+					    wrc, rrc);
+	return 0;
+}
+
+/*
+ * Every empty mount namespace (unshare(UNSHARE_EMPTY_MNTNS)) has the same nullfs inode as its
+ * root, so nothing done in one may show in another: a read of its root by one namespace, with
+ * MOUNT_ATTR_STRICTATIME on its root mount, leaves the access time another namespace sees of its
+ * root exactly as it was (fix "nullfs: don't update the access time", Debian 7.2.11: before it
+ * the read moved the time the other namespace sees, as the upstream selftest
+ * empty_mntns/nullfs_atime empty_mntns_root_atime finds on 7.2.6).
+ */
+TEST(empty_mntns_root_read_leaves_atime_alone)
+{
+	struct root_times *t;
+
+	NS_NEED(NS_F_UNSHARE_EMPTY_MNTNS);
+	NS_NEED_ADMIN_OR_USERNS();
+	t = ns_shared_page(sizeof(*t));
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, ns_run_admin(0, root_atime_worker, t));
+	/* The two roots are one inode: what makes a time seen in both. */
+	EXPECT_EQ(t->before.st_dev, t->reader.st_dev);
+	EXPECT_EQ(t->before.st_ino, t->reader.st_ino);
+	EXPECT_EQ(t->before.st_atim.tv_sec, t->after.st_atim.tv_sec);
+	EXPECT_EQ(t->before.st_atim.tv_nsec, t->after.st_atim.tv_nsec);
 }
 
 TEST_HARNESS_MAIN
