@@ -12,13 +12,14 @@
  * can be put beneath it changed on purpose upstream, so each generation is
  * asserted exactly:
  *
- *   6.5 to 6.19: refused with EINVAL (can_move_mount_beneath() checked
+ *   6.5 to 7.0: refused with EINVAL (can_move_mount_beneath() checked
  *                IS_MNT_LOCKED() of the mount on top);
- *   7.0 and later: allowed, and the lock moves down: the mount put beneath
+ *   7.1 and later: allowed, and the lock moves down: the mount put beneath
  *                takes over the job of hiding what is under it, the one on
  *                top may then be unmounted ("mount: transfer MNT_LOCKED
  *                when mounting beneath", Christian Brauner's series
- *                "work-mount-beneath-rootfs", 2026-02-24; 7.3.4
+ *                "work-mount-beneath-rootfs", 2026-02-24, merged
+ *                for 7.1: Debian 7.0.4 refuses, 7.1.3 allows; 7.3.4
  *                fs/namespace.c attach_recursive_mnt()).
  *
  * Which generation a kernel has comes from the other half of that series,
@@ -122,9 +123,9 @@ static int root_probe_worker(void *arg)
 
 /*
  * Which generation the kernel has: 1 when MOVE_MOUNT_BENEATH onto the caller's root (chrooted
- * into a mount of its own) succeeds (7.0+: "move_mount: allow MOVE_MOUNT_BENEATH on the rootfs",
+ * into a mount of its own) succeeds (7.1+: "move_mount: allow MOVE_MOUNT_BENEATH on the rootfs",
  * the series that made a locked mount hand its lock down), 0 when it is refused with EINVAL (6.5
- * to 6.19: "mounting beneath the rootfs only makes sense when the semantics of
+ * to 7.0: "mounting beneath the rootfs only makes sense when the semantics of
  * pivot_root(".", ".") are used"), NS_CHILD_SKIP without MOVE_MOUNT_BENEATH (before 6.5); -1,
  * logged, on anything else.
  */
@@ -144,8 +145,8 @@ static int beneath_root_generation(void)
 		return -1;
 	}
 	fprintf(stderr, "# generation: %s\n", *err ?
-		"6.5-6.19 (nothing goes beneath our root, nor beneath a locked mount)" :
-		"7.0+ (a mount goes beneath our root, and beneath a locked mount, taking its lock)");
+		"6.5-7.0 (nothing goes beneath our root, nor beneath a locked mount)" :
+		"7.1+ (a mount goes beneath our root, and beneath a locked mount, taking its lock)");
 	return !*err;
 }
 
@@ -176,7 +177,7 @@ static int beneath_locked_worker(void *arg)
 	close(n);
 	if (!gen) {
 		if (!rc)
-			return child_fail("N went beneath the locked L (6.5-6.19 refuse it)");
+			return child_fail("N went beneath the locked L (6.5-7.0 refuse it)");
 		if (errno != EINVAL)
 			return child_fail("N beneath the locked L: %m, expected EINVAL");
 		if (!umount2(l, MNT_DETACH) || errno != EINVAL)
@@ -186,7 +187,7 @@ static int beneath_locked_worker(void *arg)
 		return 0;
 	}
 	if (rc)
-		return child_fail("N beneath the locked L: %m (7.0+ allow it)");
+		return child_fail("N beneath the locked L: %m (7.1+ allow it)");
 	/* L handed its lock to N: L may go now, N may not, and hidden stays covered. */
 	if (umount2(l, 0))
 		return child_fail("umount2 of L once N is beneath it: %m (the lock is N's now)");
@@ -205,12 +206,12 @@ static int beneath_locked_worker(void *arg)
  * A mount inherited by a less privileged mount namespace is locked and cannot be taken away to
  * reveal what it covers (mount_namespaces(7) "Restrictions on mount namespaces"; umount2
  * EINVAL).  move_mount(MOVE_MOUNT_BENEATH) below such a mount is refused with EINVAL on 6.5 to
- * 6.19 and leaves it locked; on 7.0+ it succeeds and the lock moves down: the mount on top then
+ * 7.0 and leaves it locked; on 7.1+ it succeeds and the lock moves down: the mount on top then
  * unmounts, the one put beneath does not (EINVAL, with and without MNT_DETACH), and what was
  * covered stays covered (deliberate change "mount: transfer MNT_LOCKED when mounting beneath",
  * series "work-mount-beneath-rootfs", 2026; the generation from beneath_root_generation(); the
  * upstream selftests locked_mount expiry_leaves_a_locked_mount_alone and
- * mount_namespace_file_cant_take_the_lock need the 7.0+ generation to reach their steps).
+ * mount_namespace_file_cant_take_the_lock need the 7.1+ generation to reach their steps).
  */
 TEST(beneath_locked_mount_takes_its_lock_or_einval)
 {
@@ -263,7 +264,7 @@ static int beneath_ns_file_worker(void *arg)
 		rc = child_fail("open_tree(OPEN_TREE_CLONE) of %s: %m", nsfile);
 	else if (!move_beneath_fd(tree, secret))
 		rc = child_fail("the mount namespace file went beneath the locked cover (%s)",
-				gen ? "it cannot take over the lock" : "6.5-6.19 refuse it");
+				gen ? "it cannot take over the lock" : "6.5-7.0 refuse it");
 	else if (errno != EINVAL)
 		rc = child_fail("the mount namespace file beneath the locked cover: %m, "
 				"expected EINVAL");
@@ -287,7 +288,7 @@ static int beneath_ns_file_worker(void *arg)
  * A copy of a mount tree leaves out the mounts of mount namespace files (linux:4ce5d2b1a8fd
  * "vfs: Don't copy mount bind mounts of /proc/<pid>/ns/mnt between namespaces"), so such a mount
  * can hide nothing: put beneath a locked mount with MOVE_MOUNT_BENEATH it is refused with EINVAL
- * on every generation (6.5-6.19: the mount on top is locked; 7.0+: it cannot take over the lock,
+ * on every generation (6.5-7.0: the mount on top is locked; 7.1+: it cannot take over the lock,
  * 7.3.4 can_move_mount_beneath(), fix "namespace: a mount that copy_tree() leaves out can't
  * take over a lock", Debian 7.2.13), and the cover stays locked, while the same clone attaches
  * on a file where no lock is at stake (the upstream selftest locked_mount
