@@ -33,8 +33,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -721,6 +724,153 @@ TEST(overlay_created_from_other_userns_einval)
 	NS_NEED_ENV(rc != NS_CHILD_SKIP, NS_WHY_FEATURE, "overlayfs in a user namespace", "5.11");
 	ASSERT_EQ(0, rc);
 	EXPECT_EQ(EINVAL, *err);
+}
+
+/* --- a file handle below a locked mount, through a lazy umount -------------- */
+
+#define FH_ROUNDS	100	/* lazy umounts raced */
+#define FH_RACERS	3	/* threads in open_by_handle_at() */
+#define FH_EXTRA	64	/* more mounts in the tree: a longer umount */
+
+struct fh_buf {
+	struct file_handle fh;
+	unsigned char bytes[MAX_HANDLE_SZ];
+};
+
+struct fh_race {
+	int dfd;
+	struct fh_buf *h;
+	atomic_int go, stop, decoded;
+};
+
+static int fh_decode(int dfd, struct fh_buf *h)
+{
+	return open_by_handle_at(dfd, &h->fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void *fh_racer(void *arg)
+{
+	struct fh_race *r = arg;
+
+	while (!atomic_load(&r->go))
+		;
+	while (!atomic_load(&r->stop)) {
+		int fd = fh_decode(r->dfd, r->h);
+
+		if (fd >= 0) {
+			atomic_fetch_add(&r->decoded, 1);
+			close(fd);
+		}
+	}
+	return NULL;
+}
+
+/* One round: bind H at W, decode below its locked cover while W is lazily unmounted. */
+static int fh_round(struct fh_buf *h, unsigned int seed)
+{
+	struct fh_race r = { .h = h };
+	pthread_t th[FH_RACERS];
+	int i, n = 0, fd, rc = 0;
+
+	if (mount("/tmp/h", "/tmp/w", NULL, MS_BIND | MS_REC, NULL))
+		return child_fail("bind /tmp/h recursively on /tmp/w: %m");
+	r.dfd = open("/tmp/w", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r.dfd < 0)
+		return child_fail("open /tmp/w: %m");
+	fd = fh_decode(r.dfd, h);
+	if (fd >= 0) {
+		close(fd);
+		close(r.dfd);
+		return child_fail("a handle below the locked cover decoded while mounted");
+	}
+	if (errno != EPERM) {
+		close(r.dfd);
+		return child_fail("a handle below the locked cover, mounted: %m, expected EPERM");
+	}
+	for (; n < FH_RACERS; n++)
+		if (pthread_create(&th[n], NULL, fh_racer, &r)) {
+			rc = child_fail("pthread_create");
+			break;
+		}
+	atomic_store(&r.go, 1);
+	if (!rc) {
+		usleep(seed % 3000);
+		if (umount2("/tmp/w", MNT_DETACH))
+			rc = child_fail("umount2(/tmp/w, MNT_DETACH): %m");
+		usleep(2000);
+	}
+	atomic_store(&r.stop, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	if (!rc && atomic_load(&r.decoded))
+		rc = child_fail("a handle below the locked cover decoded %d times during the lazy "
+				"umount", atomic_load(&r.decoded));
+	if (!rc) {
+		fd = fh_decode(r.dfd, h);
+		if (fd >= 0) {
+			close(fd);
+			rc = child_fail("a handle below the locked cover decoded once unmounted");
+		} else if (errno != EPERM) {
+			rc = child_fail("a handle below the locked cover, unmounted: %m, "
+					"expected EPERM");
+		}
+	}
+	close(r.dfd);
+	return rc;
+}
+
+static int fh_worker(void *arg)
+{
+	struct fh_buf *h = arg;
+	char p[64];
+	int mnt_id, i;
+
+	if (ns_private_tmp("size=4m"))
+		return 1;
+	/* H: a tmpfs with top/secret/inner, whose handle we take before covering secret. */
+	if (mkdir("/tmp/h", 0755) || mkdir("/tmp/w", 0755) || mnt_tmpfs("/tmp/h", 0) ||
+	    mkdir("/tmp/h/top", 0755) || mkdir("/tmp/h/top/secret", 0755) ||
+	    mkdir("/tmp/h/top/secret/inner", 0755) || mkdir("/tmp/h/empty", 0755))
+		return child_fail("the tree /tmp/h: %m");
+	h->fh.handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(AT_FDCWD, "/tmp/h/top/secret/inner", &h->fh, &mnt_id, 0))
+		return child_fail("name_to_handle_at(inner): %m");
+	if (mnt_tmpfs("/tmp/h/top/secret", 0))
+		return child_fail("the cover on /tmp/h/top/secret: %m");
+	for (i = 0; i < FH_EXTRA; i++) {
+		snprintf(p, sizeof(p), "/tmp/h/c%d", i);
+		if (mkdir(p, 0755) || mount("/tmp/h/empty", p, NULL, MS_BIND, NULL))
+			return child_fail("bind %d of /tmp/h/empty: %m", i);
+	}
+	/* Less privileged: the cover, and every mount of the tree, is locked here. */
+	if (ns_unshare_userns_root(CLONE_NEWNS))
+		return child_fail("a user namespace with a mount namespace: %m");
+	for (i = 0; i < FH_ROUNDS; i++)
+		if (fh_round(h, (unsigned int)getpid() * 7919u + (unsigned int)i * 104729u))
+			return 1;
+	return 0;
+}
+
+/*
+ * open_by_handle_at(2) by root of a user namespace refuses, with EPERM, a handle of a file below
+ * a mount whose children are locked in the caller's mount namespace: what the locked mount
+ * covers stays hidden (mount_namespaces(7) "Restrictions on mount namespaces"; "fhandle: relax
+ * open_by_handle_at() permission checks", 6.10, may_decode_fh()).  It must hold while the mount
+ * the handle is decoded through is lazily unmounted: in 100 rounds of three threads decoding
+ * during umount2(MNT_DETACH) no handle decodes, the calls fail (after the umount with EPERM), and
+ * the kernel stays healthy (the upstream selftest mount_cycle/locked_handle lazy_umount and
+ * dissolve oopsed Debian 7.1.3 in do_handle_open(), a NULL mnt_ns read; 7.1.13, 7.0.4 and 7.2.6
+ * pass; cf. "fhandle: fix UAF due to unlocked ->mnt_ns read in may_decode_fh()", Debian
+ * 6.12.95).
+ */
+TEST(handle_below_locked_mount_refused_through_lazy_umount)
+{
+	struct fh_buf *h;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	h = ns_shared_page(sizeof(*h));
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, ns_run_admin(CLONE_NEWNS, fh_worker, h));
 }
 
 TEST_HARNESS_MAIN
