@@ -765,27 +765,42 @@ static void *fh_racer(void *arg)
 	return NULL;
 }
 
-/* One round: bind H at W, decode below its locked cover while W is lazily unmounted. */
-static int fh_round(struct fh_buf *h, unsigned int seed)
+/*
+ * One round: a recursive bind of H on W (or, @dissolve, a detached recursive copy of H), and a
+ * decode below its locked cover while W is lazily unmounted (the copy dissolved by its close).
+ */
+static int fh_round(struct fh_buf *h, unsigned int seed, bool dissolve)
 {
 	struct fh_race r = { .h = h };
 	pthread_t th[FH_RACERS];
-	int i, n = 0, fd, rc = 0;
+	int i, n = 0, fd, rc = 0, tree = -1;
 
-	if (mount("/tmp/h", "/tmp/w", NULL, MS_BIND | MS_REC, NULL))
-		return child_fail("bind /tmp/h recursively on /tmp/w: %m");
-	r.dfd = open("/tmp/w", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (r.dfd < 0)
-		return child_fail("open /tmp/w: %m");
-	fd = fh_decode(r.dfd, h);
-	if (fd >= 0) {
-		close(fd);
-		close(r.dfd);
-		return child_fail("a handle below the locked cover decoded while mounted");
+	if (dissolve) {
+		tree = ns_open_tree(AT_FDCWD, "/tmp/h",
+				    OPEN_TREE_CLONE | AT_RECURSIVE | OPEN_TREE_CLOEXEC);
+		if (tree < 0)
+			return child_fail("a detached recursive copy of /tmp/h: %m");
+		r.dfd = openat(tree, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	} else {
+		if (mount("/tmp/h", "/tmp/w", NULL, MS_BIND | MS_REC, NULL))
+			return child_fail("bind /tmp/h recursively on /tmp/w: %m");
+		r.dfd = open("/tmp/w", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
-	if (errno != EPERM) {
+	if (r.dfd < 0) {
+		if (tree >= 0)
+			close(tree);
+		return child_fail("a directory descriptor on the copy: %m");
+	}
+	fd = fh_decode(r.dfd, h);
+	if (fd >= 0 || errno != EPERM) {
+		rc = fd >= 0 ? child_fail("a handle below the locked cover decoded while mounted") :
+		     child_fail("a handle below the locked cover, mounted: %m, expected EPERM");
+		if (fd >= 0)
+			close(fd);
+		if (tree >= 0)
+			close(tree);
 		close(r.dfd);
-		return child_fail("a handle below the locked cover, mounted: %m, expected EPERM");
+		return rc;
 	}
 	for (; n < FH_RACERS; n++)
 		if (pthread_create(&th[n], NULL, fh_racer, &r)) {
@@ -795,8 +810,12 @@ static int fh_round(struct fh_buf *h, unsigned int seed)
 	atomic_store(&r.go, 1);
 	if (!rc) {
 		usleep(seed % 3000);
-		if (umount2("/tmp/w", MNT_DETACH))
+		if (dissolve) {
+			close(tree);
+			tree = -1;
+		} else if (umount2("/tmp/w", MNT_DETACH)) {
 			rc = child_fail("umount2(/tmp/w, MNT_DETACH): %m");
+		}
 		usleep(2000);
 	}
 	atomic_store(&r.stop, 1);
@@ -815,6 +834,8 @@ static int fh_round(struct fh_buf *h, unsigned int seed)
 					"expected EPERM");
 		}
 	}
+	if (tree >= 0)
+		close(tree);
 	close(r.dfd);
 	return rc;
 }
@@ -845,8 +866,9 @@ static int fh_worker(void *arg)
 	/* Less privileged: the cover, and every mount of the tree, is locked here. */
 	if (ns_unshare_userns_root(CLONE_NEWNS))
 		return child_fail("a user namespace with a mount namespace: %m");
-	for (i = 0; i < FH_ROUNDS; i++)
-		if (fh_round(h, (unsigned int)getpid() * 7919u + (unsigned int)i * 104729u))
+	for (i = 0; i < 2 * FH_ROUNDS; i++)
+		if (fh_round(h, (unsigned int)getpid() * 7919u + (unsigned int)i * 104729u,
+			     i >= FH_ROUNDS))
 			return 1;
 	return 0;
 }
@@ -854,14 +876,15 @@ static int fh_worker(void *arg)
 /*
  * open_by_handle_at(2) by root of a user namespace refuses, with EPERM, a handle of a file below
  * a mount whose children are locked in the caller's mount namespace: what the locked mount
- * covers stays hidden (mount_namespaces(7) "Restrictions on mount namespaces"; "fhandle: relax
- * open_by_handle_at() permission checks", 6.10, may_decode_fh()).  It must hold while the mount
- * the handle is decoded through is lazily unmounted: in 100 rounds of three threads decoding
- * during umount2(MNT_DETACH) no handle decodes, the calls fail (after the umount with EPERM), and
+ * covers stays hidden (mount_namespaces(7) "Restrictions on mount namespaces"; linux:620c266f3949
+ * "fhandle: relax open_by_handle_at() permission checks", may_decode_fh()).  It must hold while
+ * the mount the handle is decoded through goes away: in 100 rounds of three threads decoding
+ * during umount2(MNT_DETACH) of a recursive bind, and 100 during the close that dissolves a
+ * detached recursive copy, no handle decodes, the calls after the umount fail with EPERM, and
  * the kernel stays healthy (the upstream selftest mount_cycle/locked_handle lazy_umount and
  * dissolve oopsed Debian 7.1.3 in do_handle_open(), a NULL mnt_ns read; 7.1.13, 7.0.4 and 7.2.6
- * pass; cf. "fhandle: fix UAF due to unlocked ->mnt_ns read in may_decode_fh()", Debian
- * 6.12.95).
+ * pass; fixes of linux:620c266f3949: "fhandle: fix UAF due to unlocked ->mnt_ns read in
+ * may_decode_fh()", Debian 6.12.95, and one for a mnt_ns read as NULL once detached, 2026).
  */
 TEST(handle_below_locked_mount_refused_through_lazy_umount)
 {
