@@ -6,7 +6,7 @@
 # error naming it and is tried again next time; an interrupted sweep keeps
 # what finished and resumes with the rest.
 . "$(dirname "$0")/../lib.sh"
-plan 26
+plan 29
 
 mkdir -p "$scratch/bin" "$scratch/cases"
 # The fake harness/kernel: releases r1 r2 r3 (series 9.1), nofetch cannot
@@ -53,6 +53,7 @@ for c in "${cases[@]}"; do
 done
 printf 'kernel=%s\nkernel_version=9.1.%s-1\nwhere=qemu-tcg\npasses=root user\nstatus=passed\n' \
 	"$rel" "${rel#r}" > "$kd/meta"
+echo "modules_loaded=${FAKE_LOADED:-}" >> "$kd/meta"
 EOF
 chmod +x "$scratch/bin/kernel" "$scratch/bin/matrix"
 for c in good bad; do printf '#!/bin/sh\necho %s\n' "$c" > "$scratch/cases/$c"; done
@@ -124,4 +125,19 @@ is "the resumed sweep exits 0" $? 0
 is "it boots only the release that did not finish" "$(cat "$LOG")" "r3 good bad"
 like "and counts the finished one as cached" "$scratch/out" \
 	'^sweep: 1 of 2 releases cached, 1 to boot'
+# A module added for one case (for=CASE): its cached results came from a
+# guest that never tried it, so that case alone runs again, once.
+printf 'mymod        for=good   a module of good alone\n' > "$scratch/modules"
+export NSCONFORM_SWEEP_MODULES=$scratch/modules
+: > "$LOG"
+FAKE_LOADED="veth mymod" sweep r1 > "$scratch/out" 2>&1
+is "a module added for a case: that case runs again" "$(cat "$LOG")" "r1 good"
+: > "$LOG"
+sweep r1 > "$scratch/out" 2>&1
+is "once its guest tried the module, the result stands" "$(cat "$LOG")" ""
+printf 'mymod        for=good\nmymod2       for=good\n' > "$scratch/modules"
+: > "$LOG"
+sweep --dry-run r1 > "$scratch/out" 2>&1
+like "another module for it: a dry run says it runs again" "$scratch/out" \
+	'^1/1 r1: 1 binaries to run$'
 done_testing
