@@ -248,6 +248,103 @@ TEST(propagated_copy_beneath_locked_mount_keeps_its_lock)
 	ASSERT_EQ(0, rc);
 }
 
+static int move_onto_fd(const char *from, int to_fd, unsigned int flags)
+{
+	return syscall(__NR_move_mount, AT_FDCWD, from, to_fd, "",
+		       flags | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+static int beneath_unmounted_worker(void *arg)
+{
+	int fd, dfd, fs, n, rc = 0;
+
+	(void)arg;
+	if (ns_private_tmp("size=1m"))
+		return 1;
+	if (mkdir("/tmp/t", 0755) || mnt_tmpfs("/tmp/t", 0) || mkdir("/tmp/n", 0755) ||
+	    mnt_tmpfs("/tmp/n", 0))
+		return child_fail("mounts on /tmp/t and /tmp/n: %m");
+	rc = have_move_beneath("/tmp/t");
+	if (rc)
+		return rc;
+	/* The mount on /tmp/t, held by a descriptor, then unmounted. */
+	fd = open("/tmp/t", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return child_fail("open(/tmp/t, O_PATH): %m");
+	if (umount2("/tmp/t", MNT_DETACH)) {
+		rc = child_fail("umount2(/tmp/t, MNT_DETACH): %m");
+		goto out;
+	}
+	/* The input the change leaves alone: a plain move onto the unmounted mount. */
+	if (!move_onto_fd("/tmp/n", fd, 0)) {
+		rc = child_fail("move_mount() onto an unmounted mount succeeded");
+		goto out;
+	}
+	if (errno != ENOENT) {
+		rc = child_fail("move_mount() onto an unmounted mount: %m, expected ENOENT");
+		goto out;
+	}
+	/* The input it changes: the same move beneath it. */
+	if (!move_onto_fd("/tmp/n", fd, MOVE_MOUNT_BENEATH)) {
+		rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) onto an unmounted mount succeeded");
+		goto out;
+	}
+	if (errno != ENOENT) {
+		rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) onto an unmounted mount: %m, "
+				"expected ENOENT (it is no longer mounted, as without the flag)");
+		goto out;
+	}
+	n = mounts_at(0, "/tmp/n");
+	if (n != 1) {
+		rc = child_fail("%d mounts at /tmp/n after the refused moves, expected 1", n);
+		goto out;
+	}
+	/* The other side: beneath a detached mount is one of the page's EINVAL restrictions. */
+	fs = ns_fsopen("tmpfs", 0);
+	if (fs < 0 || ns_fsconfig(fs, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
+		rc = child_fail("fsopen(tmpfs), FSCONFIG_CMD_CREATE: %m");
+	} else if ((dfd = ns_fsmount(fs, FSMOUNT_CLOEXEC, 0)) < 0) {
+		rc = child_fail("fsmount(): %m");
+	} else {
+		if (!move_onto_fd("/tmp/n", dfd, MOVE_MOUNT_BENEATH))
+			rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) onto a detached mount "
+					"succeeded");
+		else if (errno != EINVAL)
+			rc = child_fail("move_mount(MOVE_MOUNT_BENEATH) onto a detached mount: %m, "
+					"expected EINVAL");
+		close(dfd);
+	}
+	if (fs >= 0)
+		close(fs);
+out:
+	close(fd);
+	return rc;
+}
+
+/*
+ * A mount that is no longer mounted (unmounted lazily while a descriptor
+ * holds it) is no place to move a mount to: move_mount() through that
+ * descriptor fails with ENOENT, with MOVE_MOUNT_BENEATH as without it
+ * (linux:6ac392815628 "fs: allow to mount beneath top mount": do_lock_mount()
+ * answers ENOENT for a location that is not mounted, in both cases).  A
+ * detached mount made by fsmount() is mounted in its anonymous namespace, and
+ * MOVE_MOUNT_BENEATH refuses it with EINVAL (move_mount(2), MOVE_MOUNT_BENEATH:
+ * "The target path ... must not be a detached mount object").  The backport to
+ * 6.17.8 of linux:d29da1a8f119 ("move_mount(2): take sanity checks in
+ * 'beneath' case into do_lock_mount()") refuses the unmounted mount with
+ * EINVAL before it looks whether it is mounted; 6.18, which took the commit
+ * upstream, answers ENOENT.
+ */
+TEST(move_beneath_an_unmounted_mount_enoent)
+{
+	int rc;
+
+	NS_NEED_ADMIN_OR_USERNS();
+	rc = ns_run_admin(CLONE_NEWNS, beneath_unmounted_worker, NULL);
+	NS_NEED_FEATURE(NS_F_MOVE_MOUNT_BENEATH, rc == NS_CHILD_SKIP);
+	ASSERT_EQ(0, rc);
+}
+
 /* --- /proc/PID/mountinfo -------------------------------------------------- */
 
 #define MI_MAX 65536

@@ -14,12 +14,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/sockios.h>
 
@@ -272,6 +275,161 @@ TEST(owner_listed_while_an_owned_namespace_is_active)
 	close(net);
 	EXPECT_EQ(0, ns_listed(ids.net, 0, 0));
 	EXPECT_EQ(0, ns_listed(ids.user, 0, 0));
+}
+
+/* --- a namespace only a thread is in ------------------------------------------ */
+
+struct thread_ns {
+	int ready[2], go[2];	/* pipes: the thread reports, then waits for the word */
+	pid_t tid;
+	uint64_t id;
+	struct nsc_nsfs_fh fh;
+	int err;		/* 0, or the errno of the step that failed */
+};
+
+/* A thread: its own network namespace, then it waits to be told to exit. */
+static void *netns_thread(void *arg)
+{
+	struct thread_ns *t = arg;
+	int fd, type, r;
+	char c = 0;
+
+	t->tid = syscall(SYS_gettid);
+	fd = unshare(CLONE_NEWNET) ? -1 : open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		t->err = errno;
+	} else {
+		r = ns_get_id(fd, &t->id);
+		if (!r)
+			r = ns_nsfs_handle(fd, &type, &t->fh);
+		if (r != 16)
+			t->err = r < 0 ? -r : EIO;
+		close(fd);
+	}
+	if (write(t->ready[1], &c, 1) != 1 || read(t->go[0], &c, 1) != 1)
+		t->err = EPIPE;
+	return NULL;
+}
+
+/*
+ * One round: a thread makes a network namespace and exits; 1 when @hold,
+ * an fd opened by handle while the thread lives is kept over its exit.
+ * The exit is seen through a pidfd of the thread (PIDFD_THREAD), readable
+ * once the thread has left its namespaces (exit_notify() runs after
+ * exit_nsproxy_namespaces()); the thread's pthread_join() returns before
+ * that (CLONE_CHILD_CLEARTID is cleared in exit_mm()), so it tells nothing.
+ */
+static int thread_round(bool hold)
+{
+	struct thread_ns t = { .err = 0 };
+	struct pollfd p = { .events = POLLIN };
+	const char *what = hold ? "held by an fd" : "not held";
+	int nsfd = -1, rc = 0, n;
+	pthread_t th;
+	char c = 0;
+
+	if (pipe2(t.ready, O_CLOEXEC) || pipe2(t.go, O_CLOEXEC))
+		return child_fail("pipe: %m");
+	if (pthread_create(&th, NULL, netns_thread, &t))
+		return child_fail("pthread_create failed");
+	if (read(t.ready[0], &c, 1) != 1 || t.err) {
+		errno = t.err;
+		rc = child_fail("the thread's network namespace, its id and handle: %m");
+		goto join;
+	}
+	p.fd = syscall(__NR_pidfd_open, t.tid, PIDFD_THREAD);
+	if (p.fd < 0) {
+		rc = child_fail("pidfd_open(thread %d, PIDFD_THREAD): %m", t.tid);
+		goto join;
+	}
+	/* While the thread is in it, the namespace is listed and reopened. */
+	n = ns_listed(t.id, CLONE_NEWNET, 0);
+	nsfd = ns_nsfs_open(&t.fh);
+	if (n != 1 || nsfd < 0) {
+		rc = child_fail("the thread's namespace while it lives: listed %d, reopened %d", n,
+				nsfd);
+		goto join;
+	}
+	if (!hold) {
+		close(nsfd);
+		nsfd = -1;
+	}
+	if (write(t.go[1], &c, 1) != 1) {
+		rc = child_fail("telling the thread to exit: %m");
+		goto join;
+	}
+	n = poll(&p, 1, NS_WAIT_MS);
+	if (n != 1) {
+		rc = child_fail("the thread's pidfd: %s after %d ms", n ? strerror(errno) :
+				"not readable", NS_WAIT_MS);
+		goto join;
+	}
+	/* The thread is gone: only our fd, if any, keeps the namespace active. */
+	n = ns_listed(t.id, CLONE_NEWNET, 0);
+	if (n != (hold ? 1 : 0)) {
+		rc = child_fail("after the thread's exit, its namespace (%s) is listed: %d, "
+				"expected %d", what, n, hold ? 1 : 0);
+		goto join;
+	}
+	n = ns_nsfs_open(&t.fh);
+	if (n >= 0)
+		close(n);
+	if (hold ? n < 0 : n != -ESTALE) {
+		rc = child_fail("after the thread's exit, its namespace (%s) reopened by handle: "
+				"%s, expected %s", what, n >= 0 ? "an fd" : strerror(-n),
+				hold ? "an fd" : "ESTALE");
+		goto join;
+	}
+	if (hold) {
+		close(nsfd);
+		nsfd = -1;
+		n = ns_listed(t.id, CLONE_NEWNET, 0);
+		if (n != 0)
+			rc = child_fail("the fd closed, the thread's namespace is listed: %d, "
+					"expected 0", n);
+		else if ((n = ns_nsfs_open(&t.fh)) != -ESTALE)
+			rc = child_fail("the fd closed, the thread's namespace reopened by handle: "
+					"%s, expected ESTALE", n >= 0 ? "an fd" : strerror(-n));
+		if (n >= 0)
+			close(n);
+	}
+join:
+	if (rc && write(t.go[1], &c, 1) != 1)
+		rc = child_fail("telling the thread to exit: %m");
+	pthread_join(th, NULL);
+	if (nsfd >= 0)
+		close(nsfd);
+	if (p.fd >= 0)
+		close(p.fd);
+	close(t.ready[0]);
+	close(t.ready[1]);
+	close(t.go[0]);
+	close(t.go[1]);
+	return rc;
+}
+
+static int thread_worker(void *arg)
+{
+	(void)arg;
+	return thread_round(false) || thread_round(true);
+}
+
+/*
+ * A namespace only a thread is in is active while the thread is in it and
+ * stops being active when the thread exits, unless an open fd keeps it
+ * active, and then until that fd is closed: listns() lists only active
+ * namespaces and a handle of an inactive one does not open (ESTALE)
+ * (linux:76b6f5dfb3fd "nstree: add listns()", 6.19; a thread's namespaces
+ * are its own, unshare(2) "CLONE_NEWNET").  The peer selftest
+ * ns_active_ref_test thread_* judges the exit by pthread_join(), which
+ * returns before the thread leaves its namespaces.
+ */
+TEST(thread_namespace_active_until_the_thread_and_its_fd_are_gone)
+{
+	NS_NEED(NS_F_LISTNS);
+	NS_NEED_ENV(global_view(), NS_WHY_REAL_ROOT_PIDNS,
+		    "listns() of other namespaces, linux:8d76afe84fa2");
+	ASSERT_EQ(0, ns_run(0, thread_worker, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -636,6 +636,87 @@ TEST(proc_uptime_includes_boottime_offset)
 		TH_LOG("uptime inside %.2f, outside %.2f .. %.2f", r->uptime_in, before, after);
 }
 
+struct btime_rec {
+	long long btime_in;
+	int ok;
+};
+
+/* The btime line of /proc/stat: seconds since the Epoch, or -1. */
+static long long read_btime(void)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	long long t = -1;
+	bool line_start = true;
+	char buf[4096];
+
+	if (!f)
+		return -1;
+	/* The intr line may be longer than buf: only a chunk that starts a line counts. */
+	while (fgets(buf, sizeof(buf), f)) {
+		if (line_start && sscanf(buf, "btime %lld", &t) == 1)
+			break;
+		line_start = strchr(buf, '\n') != NULL;
+	}
+	fclose(f);
+	return t;
+}
+
+static int btime_member(void *arg)
+{
+	struct btime_rec *r = arg;
+
+	r->btime_in = read_btime();
+	if (r->btime_in < 0)
+		return child_fail("no btime line in /proc/stat: %m");
+	r->ok = 1;
+	return 0;
+}
+
+/*
+ * /proc/stat's btime, the boot time in seconds since the Epoch (proc_stat(5)),
+ * is, for a member of a time namespace, the boot its CLOCK_BOOTTIME and
+ * /proc/uptime count from (time_namespaces(7)): the host's boot time minus the
+ * namespace's boottime offset; the monotonic offset does not move it
+ * (linux:3ae700ecfae9 "fs/proc: apply the time namespace offset to /proc/stat
+ * btime", 5.11).  Exact: the kernel subtracts the offset from the boot
+ * timestamp and prints its seconds, and the offset here is whole seconds
+ * (when the test itself runs with a boottime offset that has a fraction, the
+ * host's boot second is one of two).  Both sides: the test's own btime, read
+ * before and after, is unchanged.
+ */
+TEST(proc_stat_btime_excludes_boottime_offset)
+{
+	struct btime_rec *r = ns_shared_page(1 << 16);
+	struct creator_req q = { btime_member, r, NULL };
+	long long before, after, own, mono, expected;
+	struct offsets o;
+
+	NS_NEED_TYPE("time");
+	NS_NEED_ADMIN_OR_USERNS();
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, read_offsets(0, &o));
+	ASSERT_EQ(0, offsets_of(&o, &mono, &own));
+	before = read_btime();
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, ns_run(0, offset_creator, &q));
+	after = read_btime();
+	ASSERT_EQ(1, r->ok);
+	/* A step of the realtime clock between the reads moves the boot time: say so. */
+	ASSERT_EQ(before, after) TH_LOG("the host's boot time moved during the test");
+	/* offset_creator() writes boottime 1728000 (20 days), monotonic 864000. */
+	expected = before + own - 1728000;
+	/*
+	 * Our own offset with a fraction of a second: we see the boot second
+	 * floor(boot - own), so the host's is one of two (the kernel's rounding).
+	 */
+	if (o.nsec[1] && r->btime_in == expected + 1)
+		expected++;
+	EXPECT_EQ(expected, r->btime_in)
+		TH_LOG("btime inside %lld, outside %lld, our boottime offset %lld.%09ld: "
+		       "expected %lld (20 days earlier)", r->btime_in, before, own, o.nsec[1],
+		       expected);
+}
+
 /* J: wait for "go", setns() into our parent's time_for_children, report. */
 static int setns_joiner(struct ns_sync *s)
 {
