@@ -40,12 +40,6 @@
 #define NO_USERNS_OVERLAY 4
 #define LEGACY_OVERLAY 5
 
-/* Our ids, set before the holder starts: its root is mapped to them. */
-static uid_t our_uid;
-static gid_t our_gid;
-/* The socket the overlay holder sends its fs context on. */
-static int ovl_sock = -1;
-
 /* An overlay context of two lower layers on the holder's /tmp: the fd, or -1. */
 static int overlay_context(void)
 {
@@ -60,17 +54,12 @@ static int overlay_context(void)
 	return fd;
 }
 
-static int ovl_setup(void *arg)
+/* The holder: two lower layers on its /tmp, and an overlay context of them. */
+static int ovl_open(void *arg, int *ctx)
 {
 	int fd, err;
 
 	(void)arg;
-	/* Root of the holder's user namespace is us (ns_clone_admin() may have mapped it). */
-	err = geteuid() == 0 ? 0 : ns_map_root(0, our_uid, our_gid);
-	if (err) {
-		errno = -err;
-		return child_fail("map root of the holder's user namespace: %m");
-	}
 	err = ns_private_tmp(NULL);
 	if (err)
 		return err;
@@ -89,13 +78,11 @@ static int ovl_setup(void *arg)
 		errno = err;
 		return child_fail("overlay lowerdir of a missing directory: %m, expected ENOENT");
 	}
-	fd = overlay_context();
-	if (fd < 0)
+	*ctx = overlay_context();
+	if (*ctx < 0)
 		return errno == ENODEV ? NO_OVERLAY :
 		       child_fail("an overlay context as root of a user namespace: %m");
-	err = ns_send_fd(ovl_sock, fd);
-	close(fd);
-	return err ? child_fail("send the fs context: %m") : 0;
+	return 0;
 }
 
 /* Released: the same context, completed in its own namespace, mounts. */
@@ -130,40 +117,19 @@ static int ovl_own_create(void *arg)
  */
 TEST(overlay_created_from_other_userns_refused_quietly)
 {
-	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNS, .setup = ovl_setup,
-			       .release = ovl_own_create };
-	struct timeval tv = { .tv_sec = NS_WAIT_MS / 1000 };
-	int sv[2], fd, rc, err;
+	int rc, err, released;
 
 	NS_NEED_USERNS();
-	our_uid = geteuid();
-	our_gid = getegid();
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	ASSERT_EQ(0, setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
-	ovl_sock = sv[1];
-	rc = ns_holder_begin(&h);
-	if (rc) {
-		close(sv[0]);
-		close(sv[1]);
-		NS_NEED_ENV(rc != NO_OVERLAY, NS_WHY_FEATURE_CONFIG, "overlayfs",
-			    "CONFIG_OVERLAY_FS");
-		NS_NEED_ENV(rc != LEGACY_OVERLAY, NS_WHY_FEATURE,
-			    "overlayfs on the new mount API (layers looked up by fsconfig())",
-			    "6.5");
-		ASSERT_EQ(0, rc);
-	}
-	fd = ns_recv_fd(sv[0]);
-	err = fd < 0 ? -1 : ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0) ? errno : 0;
-	if (fd >= 0)
-		close(fd);
-	close(sv[0]);
-	close(sv[1]);
-	rc = ns_holder_stop(&h);
-	NS_NEED_ENV(rc != NO_USERNS_OVERLAY, NS_WHY_FEATURE, "overlayfs in a user namespace",
+	rc = ns_fsctx_create_from_holder(ovl_open, ovl_own_create, NULL, &err, &released);
+	NS_NEED_ENV(rc != NO_OVERLAY, NS_WHY_FEATURE_CONFIG, "overlayfs", "CONFIG_OVERLAY_FS");
+	NS_NEED_ENV(rc != LEGACY_OVERLAY, NS_WHY_FEATURE,
+		    "overlayfs on the new mount API (layers looked up by fsconfig())", "6.5");
+	ASSERT_EQ(0, rc);
+	NS_NEED_ENV(released != NO_USERNS_OVERLAY, NS_WHY_FEATURE, "overlayfs in a user namespace",
 		    "5.11");
-	ASSERT_LE(0, fd);
+	ASSERT_NE(-1, err) TH_LOG("no fs context came back from the holder");
 	EXPECT_NE(0, err) TH_LOG("completing from another user namespace mounted");
-	EXPECT_EQ(0, rc);
+	EXPECT_EQ(0, released);
 }
 
 /*
