@@ -45,7 +45,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -400,118 +399,6 @@ TEST(empty_mntns_root_read_leaves_atime_alone)
 	EXPECT_EQ(t->before.st_ino, t->reader.st_ino);
 	EXPECT_EQ(t->before.st_atim.tv_sec, t->after.st_atim.tv_sec);
 	EXPECT_EQ(t->before.st_atim.tv_nsec, t->after.st_atim.tv_nsec);
-}
-
-/* --- an overlay fs context completed from another user namespace ---------- */
-
-/* The overlay worker's child: its answer when the kernel has no overlay filesystem. */
-#define NO_OVERLAY 3
-
-/* An overlay context over the two lower layers of /tmp; its fd, or -1 with errno. */
-static int overlay_context(void)
-{
-	int fd = ns_fsopen("overlay", FSOPEN_CLOEXEC);
-
-	if (fd >= 0 && ns_fsconfig(fd, NSC_FSCONFIG_SET_STRING, "lowerdir", "/tmp/a:/tmp/b", 0)) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	return fd;
-}
-
-/* Root of a user namespace below ours: a finished overlay of its own, an unfinished one to @sock. */
-static int overlay_child(int sock)
-{
-	int fd;
-
-	if (ns_unshare_userns_root(CLONE_NEWNS))
-		return child_fail("a user namespace with a mount namespace: %m");
-	/* The other side: in its own user namespace the same context is created. */
-	fd = overlay_context();
-	if (fd < 0 && errno == ENODEV)
-		return NO_OVERLAY;
-	if (fd < 0)
-		return child_fail("an overlay context over /tmp/a:/tmp/b: %m");
-	if (ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
-		close(fd);
-		/* EPERM: no overlayfs in a user namespace (5.11); the test says so. */
-		return errno == EPERM ? NS_CHILD_SKIP :
-		       child_fail("FSCONFIG_CMD_CREATE of an overlay in its own user namespace: %m");
-	}
-	close(fd);
-	fd = overlay_context();
-	if (fd < 0)
-		return child_fail("a second overlay context: %m");
-	if (ns_send_fd(sock, fd)) {
-		close(fd);
-		return child_fail("send the overlay context: %m");
-	}
-	close(fd);
-	return 0;
-}
-
-static int overlay_worker(void *arg)
-{
-	int *err = arg, sv[2], fd, rc;
-	pid_t pid;
-
-	if (ns_private_tmp("size=1m"))
-		return 1;
-	if (mkdir("/tmp/a", 0755) || mkdir("/tmp/b", 0755))
-		return child_fail("the lower layers /tmp/a and /tmp/b: %m");
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return child_fail("socketpair: %m");
-	pid = ns_clone(0);
-	if (pid == 0) {
-		close(sv[0]);
-		_exit(overlay_child(sv[1]));
-	}
-	close(sv[1]);
-	if (pid < 0) {
-		close(sv[0]);
-		return child_fail("a child: %m");
-	}
-	rc = ns_wait(pid, NS_WAIT_MS);
-	fd = rc ? -1 : ns_recv_fd(sv[0]);
-	close(sv[0]);
-	if (rc)
-		return rc;
-	if (fd < 0)
-		return child_fail("receive the overlay context: %m");
-	/* The input of the fix: completed here, an ancestor of the context's user namespace. */
-	*err = ns_fsconfig(fd, NSC_FSCONFIG_CMD_CREATE, NULL, NULL, 0) ? errno : 0;
-	close(fd);
-	return 0;
-}
-
-/*
- * An overlay fs context belongs to the user namespace it was opened in (fsopen(2)); completing
- * it (FSCONFIG_CMD_CREATE) from a process of another user namespace, here an ancestor that
- * holds CAP_SYS_ADMIN over it, is refused with EINVAL, while the same context completed in its
- * own user namespace makes the overlay (fix "ovl: return EINVAL instead of EIO in case of
- * mismatched user_ns", Debian 7.2.7: before it EIO, and 6.1 even makes the overlay; the
- * upstream selftest fscontext_ns overlay create_from_descendant_userns still expects EIO, so it
- * passes on 7.2.6 and fails on 7.2.12 and 7.3.4; 6.12 to 6.18 also WARN, which the kernel
- * health check fails: "ovl: don't warn when the mount is completed from another user
- * namespace", 6.12.105).
- */
-TEST(overlay_created_from_other_userns_einval)
-{
-	int *err, rc;
-
-	NS_NEED_ADMIN_OR_USERNS();
-	err = ns_shared_page(sizeof(*err));
-	ASSERT_NE(NULL, err);
-	*err = -1;
-	rc = ns_run_admin(CLONE_NEWNS, overlay_worker, err);
-	NS_NEED_ENV(rc != NO_OVERLAY, NS_WHY_FEATURE_CONFIG, "the overlay filesystem",
-		    "CONFIG_OVERLAY_FS");
-	NS_NEED_ENV(rc != NS_CHILD_SKIP, NS_WHY_FEATURE, "overlayfs in a user namespace", "5.11");
-	ASSERT_EQ(0, rc);
-	EXPECT_EQ(EINVAL, *err);
 }
 
 /* --- a file handle below a locked mount, through a lazy umount -------------- */
