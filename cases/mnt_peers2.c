@@ -230,9 +230,17 @@ TEST(beneath_locked_mount_takes_its_lock_or_einval)
 
 /* --- a file handle below a locked mount, through a lazy umount -------------- */
 
-#define FH_ROUNDS	100	/* lazy umounts raced */
+#define FH_ROUNDS	32	/* lazy umounts raced */
 #define FH_RACERS	3	/* threads in open_by_handle_at() */
 #define FH_EXTRA	64	/* more mounts in the tree: a longer umount */
+/*
+ * The racers spin only around the umount: up to FH_PRE_US before it (a different point of
+ * their loop each round), FH_POST_US after it.  Rounds of 3000 and 2000 us, 100 of each kind,
+ * took ~2.7 s of CPU a pass on a busy two-core host; these, 32 of each, ~0.7 s, and 7.1.3
+ * still oopses in its first rounds.
+ */
+#define FH_PRE_US	400
+#define FH_POST_US	200
 
 struct fh_buf {
 	struct file_handle fh;
@@ -311,14 +319,14 @@ static int fh_round(struct fh_buf *h, unsigned int seed, bool dissolve)
 		}
 	atomic_store(&r.go, 1);
 	if (!rc) {
-		usleep(seed % 3000);
+		usleep(seed % FH_PRE_US);
 		if (dissolve) {
 			close(tree);
 			tree = -1;
 		} else if (umount2("/tmp/w", MNT_DETACH)) {
 			rc = child_fail("umount2(/tmp/w, MNT_DETACH): %m");
 		}
-		usleep(2000);
+		usleep(FH_POST_US);
 	}
 	atomic_store(&r.stop, 1);
 	for (i = 0; i < n; i++)
@@ -380,8 +388,8 @@ static int fh_worker(void *arg)
  * a mount whose children are locked in the caller's mount namespace: what the locked mount
  * covers stays hidden (mount_namespaces(7) "Restrictions on mount namespaces"; linux:620c266f3949
  * "fhandle: relax open_by_handle_at() permission checks", may_decode_fh()).  It must hold while
- * the mount the handle is decoded through goes away: in 100 rounds of three threads decoding
- * during umount2(MNT_DETACH) of a recursive bind, and 100 during the close that dissolves a
+ * the mount the handle is decoded through goes away: in 32 rounds of three threads decoding
+ * during umount2(MNT_DETACH) of a recursive bind, and 32 during the close that dissolves a
  * detached recursive copy, no handle decodes, the calls after the umount fail with EPERM, and
  * the kernel stays healthy (the upstream selftest mount_cycle/locked_handle lazy_umount and
  * dissolve oopsed Debian 7.1.3 in do_handle_open(), a NULL mnt_ns read; 7.1.13, 7.0.4 and 7.2.6
