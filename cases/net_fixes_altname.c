@@ -159,33 +159,60 @@ static int spare_physical_device(char *name)
 	return rc;
 }
 
-static int come_home_worker(void *arg)
+/* Take the altname ALT from the link @index: 0 or -errno. */
+static int altname_del(int index)
 {
-	const char *phys = arg;
+	struct rtattr *list;
+	struct ns_nlreq r;
+
+	link_req(&r, RTM_DELLINKPROP, 0, index);
+	list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
+	ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
+	ns_nl_nest_end(&r.h, list);
+	return ns_nl_talk(&r);
+}
+
+/* A device of ours that goes into a network namespace and comes home when it dies. */
+struct homing {
+	const char *dev;			/* its network device */
+	const char *what;			/* it, for messages */
+	int (*move)(struct homing *m, int nsfd);	/* into @nsfd: 0 or -errno */
+	bool (*home)(struct homing *m);		/* back in our netns */
+	int wait_ms;				/* bound on its coming back */
+	void *arg;				/* the move's own data */
+};
+
+/*
+ * The device, given the altname ALT, moved into the netns of a holder; a
+ * dummy of ours takes ALT; the holder gone, the device must come back within
+ * wait_ms, without ALT, which stays the dummy's.  0, or child_fail()'s 1.
+ */
+static int home_with_altname_taken(struct homing *m)
+{
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	int idx = if_nametoindex(phys), didx = 0, nsfd = -1, err, rc = 1, alt;
+	int idx = if_nametoindex(m->dev), didx = 0, nsfd = -1, err, rc = 1, alt;
 	struct ns_holder h;
 	long end;
 
 	if (!idx)
-		return child_fail("if_nametoindex(%s): %m", phys);
+		return child_fail("if_nametoindex(%s): %m", m->dev);
 	err = altname_add(idx);
 	if (err) {
 		errno = -err;
-		return child_fail("altname %s for %s: %m", ALT, phys);
+		return child_fail("altname %s for %s: %m", ALT, m->dev);
 	}
 	if (ns_holder_start(&h, CLONE_NEWNET, NULL, NULL)) {
 		child_fail("a holder of a new network namespace");
 		goto out;
 	}
 	nsfd = ns_open(h.pid, "net");
-	err = nsfd < 0 ? nsfd : link_move(idx, nsfd);
+	err = nsfd < 0 ? nsfd : m->move(m, nsfd);
 	if (nsfd >= 0)
 		close(nsfd);
-	if (err) {
+	if (err || if_nametoindex(m->dev)) {
 		ns_holder_stop(&h);
 		errno = -err;
-		child_fail("move %s to the holder's netns: %m", phys);
+		child_fail("move %s to the holder's netns: %m", m->what);
 		goto out;
 	}
 	/* Its altname, free here now, taken by a dummy of ours. */
@@ -203,18 +230,19 @@ static int come_home_worker(void *arg)
 		child_fail("the holder failed");
 		goto out;
 	}
-	end = ns_now_ms() + NS_WAIT_MS;
-	while (!if_nametoindex(phys) && ns_now_ms() < end)
+	end = ns_now_ms() + m->wait_ms;
+	while (!m->home(m) && ns_now_ms() < end)
 		nanosleep(&tick, NULL);
 	/* The side the fix leaves alone: the device is back, under its name. */
-	if (!if_nametoindex(phys)) {
-		child_fail("%s not back in the initial netns 10 s after its netns died", phys);
+	if (!m->home(m)) {
+		child_fail("%s not back in the initial netns %d s after its netns died", m->what,
+			   m->wait_ms / 1000);
 		goto out;
 	}
 	/* The side the fix is about: without the altname the dummy holds. */
-	alt = has_altname(if_nametoindex(phys));
+	alt = has_altname(if_nametoindex(m->dev));
 	if (alt) {
-		child_fail("%s came back with the altname %s the dummy holds (%d)", phys, ALT,
+		child_fail("%s came back with the altname %s the dummy holds (%d)", m->dev, ALT,
 			   alt);
 		goto out;
 	}
@@ -227,17 +255,27 @@ out:
 	if (didx && link_del(didx))
 		rc = child_fail("delete %s: %m", DUMMY);
 	/* On a failure, the altname may still be the device's. */
-	if (has_altname(idx) == 1) {
-		struct rtattr *list;
-		struct ns_nlreq r;
-
-		link_req(&r, RTM_DELLINKPROP, 0, idx);
-		list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
-		ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
-		ns_nl_nest_end(&r.h, list);
-		ns_nl_talk(&r);
-	}
+	if (has_altname(idx) == 1)
+		altname_del(idx);
 	return rc;
+}
+
+static int phys_move(struct homing *m, int nsfd)
+{
+	return link_move(if_nametoindex(m->dev), nsfd);
+}
+
+static bool phys_home(struct homing *m)
+{
+	return if_nametoindex(m->dev);
+}
+
+static int come_home_worker(void *arg)
+{
+	struct homing m = { .dev = arg, .what = arg, .move = phys_move, .home = phys_home,
+			    .wait_ms = NS_WAIT_MS };
+
+	return home_with_altname_taken(&m);
 }
 
 /*
@@ -352,88 +390,32 @@ static bool phy_here(const char *phy)
 	return stat(path, &st) == 0;
 }
 
+static int wiphy_move_nl(struct homing *m, int nsfd)
+{
+	struct hwsim_radio *radio = m->arg;
+	int family = ns_genl_family("nl80211");
+
+	return family < 0 ? family : wiphy_move(family, radio->index, nsfd);
+}
+
+/* The wiphy is back, its device under its name. */
+static bool wiphy_home(struct homing *m)
+{
+	struct hwsim_radio *radio = m->arg;
+
+	return phy_here(radio->phy) && if_nametoindex(radio->dev);
+}
+
 static int wiphy_home_worker(void *arg)
 {
 	struct hwsim_radio *radio = arg;
-	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	int idx = if_nametoindex(radio->dev), didx = 0, nsfd = -1, family, err, rc = 1, alt;
-	struct ns_holder h;
-	long end;
-
-	family = ns_genl_family("nl80211");
-	if (!idx || family < 0)
-		return child_fail("if_nametoindex(%s), the nl80211 family (%s): %m", radio->dev,
-				  family < 0 ? strerror(-family) : "found");
-	err = altname_add(idx);
-	if (err) {
-		errno = -err;
-		return child_fail("altname %s for %s: %m", ALT, radio->dev);
-	}
-	if (ns_holder_start(&h, CLONE_NEWNET, NULL, NULL)) {
-		child_fail("a holder of a new network namespace");
-		goto out;
-	}
-	nsfd = ns_open(h.pid, "net");
-	err = nsfd < 0 ? nsfd : wiphy_move(family, radio->index, nsfd);
-	if (nsfd >= 0)
-		close(nsfd);
-	if (err || if_nametoindex(radio->dev)) {
-		ns_holder_stop(&h);
-		errno = -err;
-		child_fail("move %s (%s) to the holder's netns: %m", radio->phy, radio->dev);
-		goto out;
-	}
-	/* Its device's altname, free here now, taken by a dummy of ours. */
-	err = dummy_add();
-	didx = err ? 0 : (int)if_nametoindex(DUMMY);
-	err = err ?: didx ? altname_add(didx) : -errno;
-	if (err) {
-		ns_holder_stop(&h);
-		errno = -err;
-		child_fail("a dummy %s with the altname %s: %m", DUMMY, ALT);
-		goto out;
-	}
-	/* Its last process gone, the namespace is freed and cfg80211 moves the wiphy home. */
-	if (ns_holder_stop(&h)) {
-		child_fail("the holder failed");
-		goto out;
-	}
+	char what[sizeof(radio->phy) + IFNAMSIZ + 4];
 	/* Half the bound of the whole worker, which must still clean up after it. */
-	end = ns_now_ms() + NS_WAIT_MS / 2;
-	while (!(phy_here(radio->phy) && if_nametoindex(radio->dev)) && ns_now_ms() < end)
-		nanosleep(&tick, NULL);
-	/* The side the fix leaves alone: the wiphy is back, its device under its name. */
-	if (!phy_here(radio->phy) || !if_nametoindex(radio->dev)) {
-		child_fail("%s (%s) not back in the initial netns %d s after its netns died",
-			   radio->phy, radio->dev, NS_WAIT_MS / 2000);
-		goto out;
-	}
-	/* The side the fix is about: without the altname the dummy holds. */
-	alt = has_altname(if_nametoindex(radio->dev));
-	if (alt) {
-		child_fail("%s came back with the altname %s the dummy holds (%d)", radio->dev,
-			   ALT, alt);
-		goto out;
-	}
-	if (has_altname(didx) != 1 || (int)if_nametoindex(ALT) != didx) {
-		child_fail("%s is no longer the dummy's", ALT);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (didx && link_del(didx))
-		rc = child_fail("delete %s: %m", DUMMY);
-	if (has_altname(idx) == 1) {
-		struct rtattr *list;
-		struct ns_nlreq r;
+	struct homing m = { .dev = radio->dev, .what = what, .move = wiphy_move_nl,
+			    .home = wiphy_home, .wait_ms = NS_WAIT_MS / 2, .arg = radio };
 
-		link_req(&r, RTM_DELLINKPROP, 0, idx);
-		list = ns_nl_attr(&r.h, IFLA_PROP_LIST | NLA_F_NESTED, NULL, 0);
-		ns_nl_attr(&r.h, IFLA_ALT_IFNAME, ALT, sizeof(ALT));
-		ns_nl_nest_end(&r.h, list);
-		ns_nl_talk(&r);
-	}
-	return rc;
+	snprintf(what, sizeof(what), "%s (%s)", radio->phy, radio->dev);
+	return home_with_altname_taken(&m);
 }
 
 /*

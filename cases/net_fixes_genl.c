@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <stdio.h>
@@ -24,67 +23,6 @@
 /* An admin-only group (GENL_MCAST_CAP_NET_ADMIN) of a family Debian builds in. */
 #define FAMILY "mptcp_pm"
 #define GROUP "mptcp_pm_events"
-
-/* The id of multicast group GROUP of family FAMILY (CTRL_CMD_GETFAMILY), or -errno. */
-static int group_id(void)
-{
-	struct {
-		struct nlmsghdr h;
-		struct genlmsghdr g;
-		struct nlattr a;
-		char name[sizeof(FAMILY) + 3];
-	} req = {
-		.h = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_HDRLEN + sizeof(FAMILY),
-		       .nlmsg_type = GENL_ID_CTRL, .nlmsg_flags = NLM_F_REQUEST },
-		.g = { .cmd = CTRL_CMD_GETFAMILY, .version = 1 },
-		.a = { .nla_len = NLA_HDRLEN + sizeof(FAMILY), .nla_type = CTRL_ATTR_FAMILY_NAME },
-		.name = FAMILY,
-	};
-	char buf[8192];
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC), len, id = -ENOENT;
-	struct nlattr *a, *g, *f;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (send(fd, &req, req.h.nlmsg_len, 0) < 0 || (n = recv(fd, buf, sizeof(buf), 0)) < 0) {
-		id = -errno;
-		close(fd);
-		return id;
-	}
-	close(fd);
-	if (!NLMSG_OK(h, n) || h->nlmsg_type != GENL_ID_CTRL)
-		return -ENOENT;		/* NLMSG_ERROR: no such family */
-	len = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-	a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
-	for (; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
-	     len -= NLA_ALIGN(a->nla_len), a = (void *)((char *)a + NLA_ALIGN(a->nla_len))) {
-		int glen = a->nla_len - NLA_HDRLEN;
-
-		if ((a->nla_type & NLA_TYPE_MASK) != CTRL_ATTR_MCAST_GROUPS)
-			continue;
-		for (g = (void *)((char *)a + NLA_HDRLEN); glen >= NLA_HDRLEN &&
-		     g->nla_len >= NLA_HDRLEN && g->nla_len <= glen;
-		     glen -= NLA_ALIGN(g->nla_len), g = (void *)((char *)g + NLA_ALIGN(g->nla_len))) {
-			int flen = g->nla_len - NLA_HDRLEN, gid = -1;
-			bool named = false;
-
-			for (f = (void *)((char *)g + NLA_HDRLEN); flen >= NLA_HDRLEN &&
-			     f->nla_len >= NLA_HDRLEN && f->nla_len <= flen;
-			     flen -= NLA_ALIGN(f->nla_len),
-			     f = (void *)((char *)f + NLA_ALIGN(f->nla_len))) {
-				if (f->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
-					named = !strcmp((char *)f + NLA_HDRLEN, GROUP);
-				else if (f->nla_type == CTRL_ATTR_MCAST_GRP_ID)
-					memcpy(&gid, (char *)f + NLA_HDRLEN, sizeof(gid));
-			}
-			if (named && gid > 0)
-				id = gid;
-		}
-	}
-	return id;
-}
 
 /* Join group @gid on a new generic netlink socket: 0 or -errno. */
 static int join(int gid)
@@ -132,7 +70,7 @@ static int admin_join(void *arg)
  */
 TEST(admin_multicast_group_needs_cap_net_admin)
 {
-	int gid = group_id(), rc;
+	int gid = ns_genl_group(FAMILY, GROUP), rc;
 
 	NS_NEED_ENV(gid != -ENOENT, NS_WHY_FEATURE_CONFIG, "the " GROUP " generic netlink group",
 		    "CONFIG_MPTCP, 5.12 or later");
