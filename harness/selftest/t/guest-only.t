@@ -3,10 +3,11 @@
 # names another list here): harness/check leaves them out, in one line each
 # with the reason, and records them in meta (guest_only=); --with-guest-only
 # runs them; a comparison with a run that has them does not call them
-# missing; the guest's initramfs runs them last (LATE, after the others).
+# missing; the guest's initramfs runs them last (LATE, after the others;
+# GUEST_ONLY: harness/guest/init runs their passes in reverse order).
 # Self-test binaries stand in for the cases: whoami is the guest-only one.
 . "$(dirname "$0")/../lib.sh"
-plan 12
+plan 13
 printf '# binary  why\nwhoami  it hangs a kernel without the fix (self-test)\n' \
 	> "$scratch/guest-only"
 export NSCONFORM_GUEST_ONLY=$scratch/guest-only
@@ -46,7 +47,7 @@ unlike "a comparison does not call it missing" "$scratch/cmp" 'MISSING.*whoami'
 # The guest: the guest-only binary goes last, in LATE.
 if ! command -v cpio >/dev/null || ! /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
    [ ! -x "$nsrun" ]; then
-	for i in 1 2 3; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
+	for i in 1 2 3 4; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
 	done_testing
 fi
 kd=$scratch/kernel
@@ -58,4 +59,6 @@ is "mkinitramfs builds it" $? 0
 (cd "$scratch" && mkdir x && cd x && cpio -id --quiet etc/nsconform.conf < ../i.cpio)
 like "all three go in" "$scratch/x/etc/nsconform.conf" '^CASES="whoami failing hangs"$'
 like "whoami runs last (LATE)" "$scratch/x/etc/nsconform.conf" '^LATE="whoami"$'
+like "as a guest-only one (its passes in reverse)" "$scratch/x/etc/nsconform.conf" \
+	'^GUEST_ONLY="whoami"$'
 done_testing
