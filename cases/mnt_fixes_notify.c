@@ -191,14 +191,14 @@ static int notify_child(void *arg)
 
 /*
  * Each mount an umount takes from a watched mount namespace is reported once, as a
- * FAN_MNT_DETACH event (fanotify_mark(2) FAN_MARK_MNTNS, FAN_MNT_DETACH: "a mount was
- * detached"), also a mount that the umount first reparents onto a peer and then unmounts
- * with a propagated umount: umount2() of T takes its 8 mounts, and exactly 8 events come
- * back, one per mount; the child that did it exits (fix "namespace: queue a mount only once
- * for mount notifications", Debian 7.2.11: before it the reparented mount was queued twice,
- * which corrupted the list: X, C and Y were never reported and the next mount operation
- * looped for ever in notify_mnt_list(), here the child's exit).  Real root: debugfs mounts
- * only in the initial user namespace.
+ * FAN_MNT_DETACH event (fanotify_mark(2) FAN_MARK_MNTNS and FAN_MNT_DETACH; the uapi header:
+ * "Mount was detached"), also a mount that the umount first reparents (the mount beneath it
+ * goes) and then takes with a propagated umount: umount2() of T takes 8 mounts, and exactly 8
+ * events come back, one per mount; the child that did it exits (fix "namespace: queue a mount
+ * only once for mount notifications", Debian 7.2.11: before it the reparented mount was queued
+ * twice, which corrupted the list: X, C and Y were never reported and the next mount
+ * operation looped for ever in notify_mnt_list(), here the child's exit).  Real root: debugfs
+ * mounts only in the initial user namespace.
  */
 TEST(umount_reports_each_mount_once)
 {
