@@ -61,10 +61,11 @@ find_cases() {
 guest_only_file=${NSCONFORM_GUEST_ONLY:-$top/fixtures/data/guest-only}
 guest_only=
 host_cases() {
-	local keep=${1:-} fd=${2:-1} c n why kept=()
+	local keep=${1:-} fd=${2:-1} c n t why kept=()
 	local -A go=()
 	[ -r "$guest_only_file" ] || return 0
-	while read -r n why; do
+	while read -r n t why; do
+		case "$t" in timeout=*) ;; *) why="$t${why:+ $why}" ;; esac
 		go[$n]=$why
 	done < <(sed 's/^#.*//' "$guest_only_file" | awk 'NF')
 	for c in "${cases[@]}"; do

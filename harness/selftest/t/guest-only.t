@@ -4,11 +4,12 @@
 # with the reason, and records them in meta (guest_only=); --with-guest-only
 # runs them; a comparison with a run that has them does not call them
 # missing; the guest's initramfs runs them last (LATE, after the others;
-# GUEST_ONLY: harness/guest/init runs their passes in reverse order).
+# GUEST_ONLY: harness/guest/init runs their passes in reverse order; a
+# timeout=SECS of the list becomes TIMEOUT_CASE).
 # Self-test binaries stand in for the cases: whoami is the guest-only one.
 . "$(dirname "$0")/../lib.sh"
-plan 13
-printf '# binary  why\nwhoami  it hangs a kernel without the fix (self-test)\n' \
+plan 15
+printf '# binary  why\nwhoami  timeout=7  it hangs a kernel without the fix (self-test)\n' \
 	> "$scratch/guest-only"
 export NSCONFORM_GUEST_ONLY=$scratch/guest-only
 pass=; [ "$(id -u)" = 0 ] || pass="--pass user"
@@ -47,7 +48,7 @@ unlike "a comparison does not call it missing" "$scratch/cmp" 'MISSING.*whoami'
 # The guest: the guest-only binary goes last, in LATE.
 if ! command -v cpio >/dev/null || ! /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
    [ ! -x "$nsrun" ]; then
-	for i in 1 2 3 4; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
+	for i in 1 2 3 4 5 6; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
 	done_testing
 fi
 kd=$scratch/kernel
@@ -61,4 +62,6 @@ like "all three go in" "$scratch/x/etc/nsconform.conf" '^CASES="whoami failing h
 like "whoami runs last (LATE)" "$scratch/x/etc/nsconform.conf" '^LATE="whoami"$'
 like "as a guest-only one (its passes in reverse)" "$scratch/x/etc/nsconform.conf" \
 	'^GUEST_ONLY="whoami"$'
+like "with its own timeout" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_whoami=7$'
+unlike "no other binary has one" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_(failing|hangs)='
 done_testing
