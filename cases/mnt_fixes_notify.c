@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,18 +34,22 @@ static const char *const names[M_N] = {
 	"C (X's copy on B/options)", "R (tmpfs on C)",
 };
 
-/* What the child saw, sent up a pipe before it exits. */
-struct notify_report {
-	int umount_errno;		/* 0: umount2() returned 0 */
+/* The child's set-up, sent up when it is ready for the umount. */
+struct notify_setup {
+	uint64_t ids[M_N];		/* the unique mount ids (statx STATX_MNT_ID_UNIQUE) */
+	char why[200];			/* a set-up failure, else "" */
+};
+
+/* What the parent's fanotify group read back. */
+struct notify_events {
 	int events;			/* events read back */
 	int other;			/* events that were not FAN_MNT_DETACH of one of ours */
 	uint64_t other_mask;		/* the first such event: its mask, */
 	uint64_t other_id;		/* the mount id it names (0: none) */
 	int seen[M_N];			/* FAN_MNT_DETACH events per mount */
-	char why[200];			/* a set-up failure, else "" */
 };
 
-static int report_fd = -1;
+static struct ns_sync sync_;
 
 static uint64_t mnt_id_of(const char *path)
 {
@@ -59,7 +62,7 @@ static uint64_t mnt_id_of(const char *path)
 }
 
 /* Read every queued event of @fan into @r (FAN_NONBLOCK: EAGAIN ends it). */
-static void read_events(int fan, const uint64_t *ids, struct notify_report *r)
+static void read_events(int fan, const uint64_t *ids, struct notify_events *r)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	struct fanotify_event_metadata *ev;
@@ -90,7 +93,7 @@ static void read_events(int fan, const uint64_t *ids, struct notify_report *r)
 	}
 }
 
-static int say(struct notify_report *r, const char *what)
+static int say(struct notify_setup *r, const char *what)
 {
 	snprintf(r->why, sizeof(r->why), "%s: %s", what, strerror(errno));
 	return 1;
@@ -104,11 +107,11 @@ static int say(struct notify_report *r, const char *what)
  * takes R there; then B, P, Q, and T.  R is reparented and unmounted under one namespace_sem
  * hold: the notification list gets it twice on a kernel without the fix.
  */
-static int notify_worker(struct notify_report *r)
+static int build_tree(struct notify_setup *r)
 {
 	const char *am = "/tmp/dbg/tracing";
-	uint64_t ids[M_N];
-	int err, fan, nsfd;
+	uint64_t *ids = r->ids;
+	int err;
 
 	if (ns_private_tmp("size=1m"))
 		return say(r, "a private /tmp");
@@ -159,93 +162,106 @@ static int notify_worker(struct notify_report *r)
 		if (!ids[i])
 			return say(r, "statx(STATX_MNT_ID_UNIQUE) of a mount");
 	}
-	/* Our mount namespace watched for mount events, as a container manager does. */
-	fan = fanotify_init(FAN_REPORT_MNT | FAN_NONBLOCK | FAN_CLOEXEC, O_RDONLY);
-	if (fan < 0)
-		return say(r, "fanotify_init(FAN_REPORT_MNT)");
-	nsfd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (nsfd < 0 || fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MNTNS,
-				      FAN_MNT_ATTACH | FAN_MNT_DETACH, nsfd, NULL))
-		return say(r, "fanotify_mark(FAN_MARK_MNTNS) on our mount namespace");
-	close(nsfd);
-	if (umount2("/tmp/t", 0))
-		r->umount_errno = errno;
-	read_events(fan, ids, r);
-	close(fan);
 	return 0;
 }
 
+/* Set up, let the parent watch our mount namespace, umount T, say how it went. */
 static int notify_child(void *arg)
 {
-	struct notify_report r = { 0 };
-	int rc;
+	struct notify_setup r = { 0 };
+	int rc, err = 0;
 
 	(void)arg;
-	rc = notify_worker(&r);
+	rc = build_tree(&r);
 	if (rc == NS_CHILD_SKIP)
 		return rc;
-	if (write(report_fd, &r, sizeof(r)) != sizeof(r))
-		return child_fail("write the report: %m");
-	return rc;
+	if (ns_sync_tell(&sync_, true, &r, sizeof(r)) || rc)
+		return rc ? rc : child_fail("send the set-up: %m");
+	if (ns_sync_wait(&sync_, true, NULL, 0, NS_WAIT_MS))
+		return child_fail("the parent did not watch our mount namespace");
+	if (umount2("/tmp/t", 0))
+		err = errno;
+	if (ns_sync_tell(&sync_, true, &err, sizeof(err)))
+		return child_fail("send the umount's answer: %m");
+	/* Our exit detaches every mount of our namespace: the parent reads the events first. */
+	ns_sync_wait(&sync_, true, NULL, 0, NS_WAIT_MS);
+	return 0;
 }
 
 /*
  * Each mount an umount takes from a watched mount namespace is reported once, as a
  * FAN_MNT_DETACH event (fanotify_mark(2) FAN_MARK_MNTNS and FAN_MNT_DETACH; the uapi header:
  * "Mount was detached"), also a mount that the umount first reparents (the mount beneath it
- * goes) and then takes with a propagated umount: umount2() of T takes 8 mounts, and exactly 8
- * events come back, one per mount; the child that did it exits (fix "namespace: queue a mount
- * only once for mount notifications", Debian 7.2.11: before it the reparented mount was queued
- * twice, which corrupted the list: X, C and Y were never reported and the next mount
- * operation looped for ever in notify_mnt_list(), here the child's exit).  Real root: debugfs
- * mounts only in the initial user namespace.
+ * goes) and then takes with a propagated umount: umount2() of T in a child's namespace takes
+ * 8 mounts, and the parent's watch on that namespace reads back exactly 8 events, one per
+ * mount; the child that did it exits (fix "namespace: queue a mount only once for mount
+ * notifications", Debian 7.2.11: before it the reparented mount was queued twice, which
+ * corrupted the list: X, C and Y were never reported and the next mount operation looped for
+ * ever in notify_mnt_list(), here the child's exit).  Real root: debugfs mounts only in the
+ * initial user namespace.
  */
 TEST(umount_reports_each_mount_once)
 {
-	struct notify_report r = { 0 };
-	struct pollfd pfd;
-	int fds[2], rc, i;
+	struct notify_setup r = { 0 };
+	struct notify_events e = { 0 };
+	char ns[64];
+	int fan, nsfd, err = -1, rc, i;
 	pid_t pid;
 
 	NS_NEED_REAL_ROOT(ns_have_sys_admin() && ns_in_initial_userns());
 	NS_NEED(NS_F_FANOTIFY_MNT);
-	ASSERT_EQ(0, pipe2(fds, O_CLOEXEC));
-	report_fd = fds[1];
-	pid = ns_clone(CLONE_NEWNS);
+	pid = ns_clone_synced(ns_clone, CLONE_NEWNS, &sync_);
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(notify_child(NULL));
-	close(fds[1]);
-	pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
-	rc = poll(&pfd, 1, NS_WAIT_MS);
-	if (rc == 1 && read(fds[0], &r, sizeof(r)) != sizeof(r))
-		rc = 0;
-	close(fds[0]);
-	if (rc != 1) {
-		rc = ns_wait(pid, 1000);
+	if (ns_sync_wait(&sync_, false, &r, sizeof(r), NS_WAIT_MS)) {
+		ns_sync_close(&sync_);
+		rc = ns_wait(pid, NS_WAIT_MS);
 		NS_NEED_FEATURE(NS_F_TRACEFS_AUTOMOUNT, rc == NS_CHILD_SKIP);
-		TH_LOG("the child sent no report within %d ms (exit %d): stuck in the kernel?",
-		       NS_WAIT_MS, rc);
-		ASSERT_EQ(0, rc);
+		TH_LOG("the child sent no set-up (exit %d)", rc);
 		ASSERT_TRUE(false);
 	}
 	if (r.why[0])
 		TH_LOG("set-up: %s", r.why);
-	ASSERT_STREQ("", r.why);
-	ASSERT_EQ(0, r.umount_errno);
-	for (i = 0; i < M_N; i++) {
-		if (r.seen[i] != 1)
-			TH_LOG("%s: %d FAN_MNT_DETACH event(s), expected 1", names[i], r.seen[i]);
+	EXPECT_STREQ("", r.why);
+	/* The child's mount namespace watched from outside, as a container manager does. */
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", pid);
+	fan = fanotify_init(FAN_REPORT_MNT | FAN_NONBLOCK | FAN_CLOEXEC, O_RDONLY);
+	nsfd = open(ns, O_RDONLY | O_CLOEXEC);
+	if (fan < 0 || nsfd < 0 ||
+	    fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
+			  nsfd, NULL)) {
+		TH_LOG("watch %s with fanotify (FAN_MARK_MNTNS): %s", ns, strerror(errno));
+		if (fan >= 0)
+			close(fan);
+		fan = -1;
+	} else if (!r.why[0] && (ns_sync_tell(&sync_, false, NULL, 0) ||
+				 ns_sync_wait(&sync_, false, &err, sizeof(err), NS_WAIT_MS))) {
+		TH_LOG("umount2() did not return within %d ms", NS_WAIT_MS);
 	}
-	if (r.other)
-		TH_LOG("%d other event(s), the first: mask %#llx, mount id %llu", r.other,
-		       (unsigned long long)r.other_mask, (unsigned long long)r.other_id);
-	EXPECT_EQ(0, r.other);
-	EXPECT_EQ(M_N, r.events);
-	for (i = 0; i < M_N; i++)
-		EXPECT_EQ(1, r.seen[i]);
-	/* The next namespace_unlock() (the child's exit) returns. */
+	if (nsfd >= 0)
+		close(nsfd);
+	if (fan >= 0) {
+		read_events(fan, r.ids, &e);
+		close(fan);
+	}
+	ns_sync_close(&sync_);		/* the child may exit now */
+	/* The next namespace_unlock(), the child's exit, returns. */
 	rc = ns_wait(pid, NS_WAIT_MS);
+	ASSERT_STREQ("", r.why);
+	ASSERT_LE(0, fan);
+	ASSERT_EQ(0, err);
+	for (i = 0; i < M_N; i++) {
+		if (e.seen[i] != 1)
+			TH_LOG("%s: %d FAN_MNT_DETACH event(s), expected 1", names[i], e.seen[i]);
+	}
+	if (e.other)
+		TH_LOG("%d other event(s), the first: mask %#llx, mount id %llu", e.other,
+		       (unsigned long long)e.other_mask, (unsigned long long)e.other_id);
+	EXPECT_EQ(0, e.other);
+	EXPECT_EQ(M_N, e.events);
+	for (i = 0; i < M_N; i++)
+		EXPECT_EQ(1, e.seen[i]);
 	if (rc == NS_TIMEDOUT)
 		TH_LOG("the child did not exit within %d ms after the umount", NS_WAIT_MS);
 	ASSERT_EQ(0, rc);
