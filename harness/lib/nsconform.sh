@@ -10,6 +10,10 @@
 #                          wording of its refusal
 #   find_cases [CASE...]   fills cases: the arguments, else every build/cases/*
 #                          (every $case_dir/* when the runner set case_dir)
+#   host_cases [KEEP [FD]] a host runner's cases: leaves out the guest-only
+#                          binaries (fixtures/data/guest-only), one line each
+#                          on FD (default 1), and names them in guest_only (for
+#                          the meta); KEEP non-empty: runs them, saying so
 #   select_cases [--test PATTERN]... [--ns TYPE]...
 #                          keeps the case binaries and tests selected
 #                          (NSConform/Select.pm); sets case_args for them
@@ -52,6 +56,34 @@ find_cases() {
 	for c in "${cases[@]}"; do
 		[ -x "$c" ] && [ -f "$c" ] || die "not an executable case: $c"
 	done
+}
+
+guest_only_file=${NSCONFORM_GUEST_ONLY:-$top/fixtures/data/guest-only}
+guest_only=
+host_cases() {
+	local keep=${1:-} fd=${2:-1} c n t why kept=()
+	local -A go=()
+	[ -r "$guest_only_file" ] || return 0
+	while read -r n t why; do
+		case "$t" in timeout=*) ;; *) why="$t${why:+ $why}" ;; esac
+		go[$n]=$why
+	done < <(sed 's/^#.*//' "$guest_only_file" | awk 'NF')
+	for c in "${cases[@]}"; do
+		n=${c##*/}
+		if [ -z "${go[$n]+set}" ]; then
+			kept+=("$c")
+		elif [ -n "$keep" ]; then
+			kept+=("$c")
+			echo "nsconform: $n is guest-only, run here as asked: ${go[$n]}" >&"$fd"
+		else
+			guest_only+="${guest_only:+ }$n"
+			echo "nsconform: left out $n (guest-only, fixtures/data/guest-only:" \
+				"harness/matrix runs it): ${go[$n]}" >&"$fd"
+		fi
+	done
+	cases=(${kept[@]+"${kept[@]}"})
+	[ ${#cases[@]} -gt 0 ] ||
+		die "only guest-only case binaries left (harness/matrix runs them in a guest)"
 }
 
 # Test selection (--test, --ns, --list) is NSConform::Select's, one place

@@ -430,7 +430,8 @@ sub load_kernel_dir {
 		my $col = {run => $run, kernel => $kernel, pass => $pass, dir => $dir,
 			   meta => $meta, results => {}, kernel_log => $klog,
 			   never => $never{$pass} || {}, crashed => $kcrash,
-			   crashed_short => $short};
+			   crashed_short => $short,
+			   guest_only => {map { $_ => 1 } split ' ', $meta->{guest_only} // ''}};
 		my $timing = read_meta("$pdir/timing");
 		$col->{seconds} = $timing->{ms} / 1000 if $timing && defined $timing->{ms};
 		$col->{case_ms} = case_ms("$dir/cases", $pass);
