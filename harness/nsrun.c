@@ -85,6 +85,7 @@ struct opts {
 	gid_t gid;
 	char **argv;
 	char cgroup[CGNS_PATH_MAX];	/* cgroup v2 directory delegated to the user pass */
+	const char *cgroup_name;	/* its name when given (--cgroup-name), else NULL */
 };
 
 /* The kernel's health as last seen (see check_health()). */
@@ -116,11 +117,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nsrun [--pass root|user] [--timeout SECS] [--tap-dir DIR]\n"
-		"             [--uid UID] [--gid GID] [--] CASE [ARGS...]\n"
+		"             [--uid UID] [--gid GID] [--cgroup-name NAME] [--] CASE [ARGS...]\n"
 		"Runs CASE in its own PID and mount namespaces (as root) or process\n"
 		"group, bounded by --timeout (default 120 s), copying its TAP to\n"
 		"stdout and to DIR/<case>.tap.  --pass user drops to UID/GID\n"
-		"(default 65534) with no capabilities before running CASE.\n");
+		"(default 65534) with no capabilities before running CASE, in a\n"
+		"cgroup v2 directory delegated to it, removed at the end: NAME, beside\n"
+		"nsrun's own cgroup (default nsrun-user-PID-N), for a caller that may\n"
+		"kill nsrun and must then remove it.\n");
 }
 
 /*
@@ -160,6 +164,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "tap-dir", required_argument, NULL, 'd' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "gid", required_argument, NULL, 'g' },
+		{ "cgroup-name", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,19 +175,26 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->timeout = 120;
 	o->uid = ns_nobody_uid();
 	o->gid = ns_nobody_gid();
-	while ((c = getopt_long(argc, argv, "+p:t:d:u:g:h", lo, NULL)) != -1) {
+	o->cgroup_name = NULL;
+	while ((c = getopt_long(argc, argv, "+p:t:d:u:g:c:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->pass = optarg; break;
 		case 't': o->timeout = atoi(optarg); break;
 		case 'd': o->tap_dir = optarg; break;
 		case 'u': o->uid = strtoul(optarg, NULL, 10); break;
 		case 'g': o->gid = strtoul(optarg, NULL, 10); break;
+		case 'c': o->cgroup_name = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
 	}
 	if (strcmp(o->pass, "root") && strcmp(o->pass, "user")) {
 		fprintf(stderr, "nsrun: unknown pass '%s' (root or user)\n", o->pass);
+		exit(2);
+	}
+	if (o->cgroup_name && (!*o->cgroup_name || strchr(o->cgroup_name, '/') ||
+			       strlen(o->cgroup_name) > 64)) {
+		fprintf(stderr, "nsrun: --cgroup-name takes a name of 1 to 64 bytes, no '/'\n");
 		exit(2);
 	}
 	if (optind >= argc || o->timeout <= 0) {
@@ -975,9 +987,12 @@ int main(int argc, char **argv)
 
 		/*
 		 * Our pid does not name us alone: in a sandbox of its own (make
-		 * mutate runs several at once) every nsrun is pid 1.
+		 * mutate runs several at once) every nsrun is pid 1.  A caller
+		 * that may kill us names it, to remove it after (--cgroup-name).
 		 */
-		for (i = 0; i < 100 && err == -EEXIST; i++) {
+		if (o.cgroup_name)
+			err = cgns_delegate(o.cgroup_name, o.uid, o.gid, o.cgroup);
+		for (i = 0; !o.cgroup_name && i < 100 && err == -EEXIST; i++) {
 			snprintf(cg, sizeof(cg), "nsrun-user-%d-%d", getpid(), i);
 			err = cgns_delegate(cg, o.uid, o.gid, o.cgroup);
 		}
