@@ -66,15 +66,35 @@ start() {
 	announce "$2"
 	launch "$1" "$sub" "$bin/$4" "${limit[$1/$4]}"
 	job[$!]="$1 $2 $3 $4"
+	# Overdue after twice its traced baseline and 3 s: most likely it hangs
+	# in a wait the lie broke, and will go missing at its limit.
+	due[$!]=$(( ${EPOCHREALTIME/./} / 1000 + 2 * ${tms[$1/$4]} + 3000 ))
 	infl[$2/$1]=$(( ${infl[$2/$1]:-0} + 1 ))
 	[ "$3" = run ] && tried[$2/$1]=$(( ${tried[$2/$1]:-0} + 1 ))
 }
 
-# pick: start the next run: a confirm first (it decides a mutant), else a run
-# of the open key with the fewest runs under way or waiting to confirm,
-# the earliest mutant first.  Returns 1 when nothing can start.
+# busy: the runs that hold a slot (overdue ones do not: they wait, and the
+# next binary of their pass may kill the mutant sooner), per key in nbusy.
+busy() {
+	local p now=$(( ${EPOCHREALTIME/./} / 1000 )) k
+	nbusy=() n_busy=0
+	for p in "${!job[@]}"; do
+		[ "$now" -lt "${due[$p]}" ] || continue
+		k=${job[$p]#* }
+		k=${k%% *}/${job[$p]%% *}
+		nbusy[$k]=$(( ${nbusy[$k]:-0} + 1 ))
+		n_busy=$((n_busy + 1))
+	done
+}
+
+# pick: start the next run when a slot is free (and fewer than twice the
+# slots run, overdue ones included): a confirm first (it decides a mutant),
+# else a run of the open key with the fewest runs holding a slot, the
+# earliest mutant first.  Returns 1 when nothing can start.
 pick() {
 	local m pass k best= bestn=999999 n
+	busy
+	[ "$n_busy" -lt "$jobs_n" ] && [ ${#job[@]} -lt $((2 * jobs_n)) ] || return 1
 	for m in $mutants; do
 		for pass in $passes; do
 			k=$m/$pass
@@ -86,7 +106,7 @@ pick() {
 				return 0
 			fi
 			[ -n "${q[$k]}" ] || continue
-			n=$(( ${infl[$k]:-0} ))
+			n=$(( ${nbusy[$k]:-0} ))
 			[ "$n" -lt "$bestn" ] && best=$k bestn=$n
 		done
 	done
@@ -168,7 +188,7 @@ check() {
 finished() {
 	local pass m kind name k dir sub
 	read -r pass m kind name <<< "${job[$1]}"
-	unset "job[$1]"
+	unset "job[$1]" "due[$1]"
 	k=$m/$pass dir=$out/$pass/$m sub=$dir
 	infl[$k]=$(( ${infl[$k]} - 1 ))
 	[ "$kind" = confirm ] && sub=$dir/confirm
