@@ -37,15 +37,16 @@ record_killer() {
 
 # order M PASS: the binaries the mutant applies to, likeliest killer first.
 order() {
-	local c name n
+	local c name n r
 	for c in "${cases[@]}"; do
 		name=${c##*/}
 		case "${applies[$2/$name]}" in *" $1 "*) ;; *) continue ;; esac
 		n=${calls[$2/$name]#* $1=}
 		n=${n%% *}
 		# rank (the recorded killer first), calls per traced second, name
-		echo "$([ "${rec[$1/$2]:-}" = "$name" ] && echo 0 || echo 1)" \
-			"$(( n * 1000000 / (${tms[$2/$name]} + 500) ))" "$name"
+		r=1
+		[ "${rec[$1/$2]:-}" != "$name" ] || r=0
+		echo "$r $(( n * 1000000 / (${tms[$2/$name]} + 500) )) $name"
 	done | sort -k1,1n -k2,2nr -k3,3 | awk '{ print $3 }' | paste -sd ' ' -
 }
 
