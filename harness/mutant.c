@@ -213,10 +213,12 @@ static struct {
 	dev_t nsfs_dev;		/* st_dev of nsfs files (--lie ident) */
 	unsigned long applied;
 	/* --none: what the case did that a mutant could change */
-	bool seen[MAX_NR];
+	unsigned long seen[MAX_NR];	/* calls made, by number */
 	unsigned long flags_new;	/* CLONE_NEW* seen in unshare() and clone3() */
 	unsigned long flags_clone;	/* ... and in clone() */
+	unsigned long ns_calls[NS_NTYPES];	/* calls a --clear of that type would change */
 	unsigned int seen_lie;		/* calls a --lie would have altered */
+	unsigned long lie_hits[sizeof(lie_names) / sizeof(lie_names[0])];	/* ... how often */
 } mut;
 
 static struct tracee *tracees;
@@ -1078,35 +1080,42 @@ static void lie_exit(struct tracee *t)
 	mut.applied += done;
 }
 
-/* --none: note what a mutant could have changed in this call. */
+/* --none: note what a mutant could have changed in this call, and how often. */
 static void profile(struct tracee *t, long nr, const uint64_t *args)
 {
-	unsigned long w;
+	unsigned long w = 0, legacy = 0;
 
 	if (nr < MAX_NR)
-		mut.seen[nr] = true;
+		mut.seen[nr]++;
 	for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++) {
-		unsigned int saved = mut.lie;
+		unsigned int saved = mut.lie, hit = 0;
 		char path[8] = "";
 
 		mut.lie = lie_names[i].lie;
 		if (nr == SYS_openat)
-			mut.seen_lie |= (mut.lie & LIE_PROC) && !peek(t->pid, args[1], path, 6) &&
-					!strncmp(path, "/proc", 5) ? LIE_PROC : 0;
+			hit = (mut.lie & LIE_PROC) && !peek(t->pid, args[1], path, 6) &&
+			      !strncmp(path, "/proc", 5) ? LIE_PROC : 0;
 		else if (lie_wanted(nr, args))
-			mut.seen_lie |= mut.lie;
+			hit = mut.lie;
+		mut.seen_lie |= hit;
+		mut.lie_hits[i] += !!hit;
 		mut.lie = saved;
 	}
 	if (nr == SYS_unshare) {
-		mut.flags_new |= args[0];
+		w = args[0];
 	} else if (nr == SYS_clone) {
-		mut.flags_clone |= args[0] & ~0xffUL;	/* the low byte: exit signal */
+		legacy = args[0] & ~0xffUL;	/* the low byte: exit signal */
 	} else if (nr == SYS_clone3 && args[0] && args[1] >= sizeof(uint64_t)) {
 		errno = 0;
 		w = ptrace(PTRACE_PEEKDATA, t->pid, (void *)(unsigned long)args[0], NULL);
-		if (!errno)
-			mut.flags_new |= w;
+		if (errno)
+			w = 0;
 	}
+	mut.flags_new |= w;
+	mut.flags_clone |= legacy;
+	for (int i = 0; i < NS_NTYPES; i++)
+		mut.ns_calls[i] += !!((w | (ns_types[i].legacy_clone ? legacy : 0)) &
+				      ns_types[i].flag);
 }
 
 /* At a syscall-entry stop or at the filter's stop (the same layout). */
@@ -1322,24 +1331,44 @@ static int supervise(pid_t child)
 	return code;
 }
 
-/* --none: the mutants that would have changed a call the case made. */
+/*
+ * --none: the mutants that would have changed a call the case made, then
+ * how many calls each would have changed (harness/mutate tries the binaries
+ * that made the most first).
+ */
 static void report_profile(void)
 {
-	fprintf(stderr, "# mutant: profile:");
-	for (int i = 0; i < NS_NTYPES; i++) {
-		const struct ns_type *n = &ns_types[i];
-		unsigned long f = mut.flags_new | (n->legacy_clone ? mut.flags_clone : 0);
+	size_t nsys = sizeof(sys_names) / sizeof(sys_names[0]);
+	size_t nlie = sizeof(lie_names) / sizeof(lie_names[0]);
 
-		if (f & n->flag)
+	for (int counts = 0; counts < 2; counts++) {
+		fprintf(stderr, counts ? "# mutant: calls:" : "# mutant: profile:");
+		for (int i = 0; i < NS_NTYPES; i++) {
+			const struct ns_type *n = &ns_types[i];
+			unsigned long f = mut.flags_new | (n->legacy_clone ? mut.flags_clone : 0);
+
+			if (!(f & n->flag))
+				continue;
 			fprintf(stderr, " clear-%s", n->name);
-	}
-	for (size_t i = 0; i < sizeof(sys_names) / sizeof(sys_names[0]); i++)
-		if (mut.seen[sys_names[i].nr])
+			if (counts)
+				fprintf(stderr, "=%lu", mut.ns_calls[i]);
+		}
+		for (size_t i = 0; i < nsys; i++) {
+			if (!mut.seen[sys_names[i].nr])
+				continue;
 			fprintf(stderr, " fake-%s", sys_names[i].name);
-	for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
-		if (mut.seen_lie & lie_names[i].lie)
+			if (counts)
+				fprintf(stderr, "=%lu", mut.seen[sys_names[i].nr]);
+		}
+		for (size_t i = 0; i < nlie; i++) {
+			if (!(mut.seen_lie & lie_names[i].lie))
+				continue;
 			fprintf(stderr, " lie-%s", lie_names[i].name);
-	fprintf(stderr, "\n");
+			if (counts)
+				fprintf(stderr, "=%lu", mut.lie_hits[i]);
+		}
+		fprintf(stderr, "\n");
+	}
 }
 
 static void report(void)

@@ -15,6 +15,7 @@ if [ ! -x "$top/build/harness/mutant" ] || [ ! -x "$uts" ] || [ ! -x "$hangs" ];
 	exit 0
 fi
 plan 9
+export NSCONFORM_CACHE="$scratch/cache"
 
 "$top/harness/mutate" --results "$scratch/r" --run-id p --no-hygiene --pass root \
 	--mutants "clear-uts fake-sethostname" "$uts" > "$scratch/out" 2>&1

@@ -1,6 +1,8 @@
 #!/bin/sh
 # make mutate's runner keeps working: a two-mutant smoke run on the UTS
 # case (the lying unshare/clone and the lying sethostname must be killed),
+# a pass stops at its first confirmed kill, trying the recorded killer
+# first, unless --all-killers; a rerun takes the baseline from the cache;
 # a mutant no case exercises is reported as surviving, and the supervisor
 # is transparent: same credentials as the pass, exit status passed through;
 # the translation lies (lie-*) alter the ids a call returns.
@@ -15,7 +17,9 @@ if [ ! -x "$mutant" ] || [ ! -x "$uts" ]; then
 	echo "1..0 # SKIP build/harness/mutant or build/cases/uts is not built"
 	exit 0
 fi
-plan 23
+plan 34
+# A cache of our own: the baseline and the killers' record start empty.
+export NSCONFORM_CACHE="$scratch/cache"
 
 host=$(hostname)
 "$top/harness/mutate" --results "$scratch/r" --run-id smoke --no-hygiene \
@@ -31,6 +35,29 @@ like "fake-sethostname is killed in both passes" "$scratch/out" \
 	'^fake-sethostname .* root: killed by uts:.* user: killed by uts:'
 like "the score counts both" "$scratch/out" '^score: root 2/2 killed; user 2/2 killed'
 like "the summary is written to the results" "$scratch/r/smoke/summary" '^score: '
+like "it says which mode ran" "$scratch/out" '^# mode: first kill '
+like "and how many binaries ran before the kill" "$scratch/out" \
+	'^clear-uts .* root: killed by uts:.* \(1 of 1 binaries run\)'
+like "the killer is recorded for the next run" "$scratch/cache/mutate/killers" \
+	'^clear-uts root uts$'
+
+# The next run: the recorded killer first, the pass stops at its kill, the
+# other binary never runs; the baseline of uts comes from the cache.
+nsfs=$top/build/cases/nsfs
+"$top/harness/mutate" --results "$scratch/r" --run-id first --no-hygiene --pass root \
+	--jobs 1 --mutants clear-uts "$uts" "$nsfs" > "$scratch/out" 2>&1
+is "the first-kill run completes" $? 0
+like "one baseline from the cache, one measured" "$scratch/out" \
+	'^# root pass: measuring the baseline \(1 case binaries, 3 runs each; 1 more from the cache'
+like "the recorded killer ran first and killed it" "$scratch/out" \
+	'^clear-uts .* root: killed by uts:.* \(1 of 2 binaries run\)'
+check "the other binary did not run" test ! -e "$scratch/r/first/root/clear-uts/nsfs.tap"
+# --all-killers: every binary, every killer.
+"$top/harness/mutate" --results "$scratch/r" --run-id all --no-hygiene --pass root \
+	--all-killers --mutants clear-uts "$uts" "$nsfs" > "$scratch/out" 2>&1
+like "--all-killers says so" "$scratch/out" '^# mode: every killer '
+like "both baselines from the cache" "$scratch/out" '; 2 more from the cache'
+check "and runs every binary" test -s "$scratch/r/all/root/clear-uts/nsfs.tap"
 is "the lies stayed in the sandbox" "$(hostname)" "$host"
 
 # A mutant that no test can see survives, and the report says why.
@@ -61,6 +88,8 @@ unshare --mount --uts --ipc --net --pid --cgroup --fork --mount-proc \
 	"$mutant" --none -- "$uts" > "$scratch/prof" 2>&1
 like "--none names the mutants that would change a call" "$scratch/prof" \
 	'^# mutant: profile: .*clear-uts .*fake-sethostname'
+like "and how many calls each would change (the order)" "$scratch/prof" \
+	'^# mutant: calls: .*clear-uts=[1-9][0-9]* .*fake-sethostname=[1-9]'
 "$mutant" --none -- "$selftest/whoami" > "$scratch/prof" 2>&1
 unlike "and not those that would not" "$scratch/prof" '^# mutant: profile: .*clear-uts'
 
