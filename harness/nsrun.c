@@ -968,6 +968,29 @@ static void health_name_case(struct health *h, const struct opts *o)
 		snprintf(h->dir, sizeof(h->dir), ".");
 }
 
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/*
+ * Asked to stop, the case goes with us and its cgroup too (killed by the
+ * signal's default action, we would leave both behind); then we die of
+ * the same signal, as the caller expects.
+ */
+static void catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART: poll() returns */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct tap_state t = { .plan = -1 };
@@ -980,6 +1003,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	parse_opts(argc, argv, &o);
+	catch_stop();
 	o.cgroup[0] = '\0';
 	if (!strcmp(o.pass, "user") && geteuid() == 0 && ns_have_sys_admin()) {
 		char cg[48];
@@ -1027,6 +1051,8 @@ int main(int argc, char **argv)
 			timed_out = true;
 			break;
 		}
+		if (stop_sig)
+			break;
 		if (code < 0 && !own_ns)
 			code = reap_if_done(pid);
 		if (poll(&pfd, 1, left < 200 ? left : 200) <= 0)
@@ -1036,7 +1062,7 @@ int main(int argc, char **argv)
 			break;
 		feed(&t, buf, n);
 	}
-	kill_tree(pid, own_ns, timed_out);
+	kill_tree(pid, own_ns, timed_out || stop_sig);
 	if (code < 0) {
 		long left = deadline - now_ms();
 
@@ -1046,6 +1072,13 @@ int main(int argc, char **argv)
 	}
 	if (o.cgroup[0])
 		cgns_rmtree(o.cgroup);
+	if (stop_sig) {
+		if (t.copy)
+			fclose(t.copy);
+		signal(stop_sig, SIG_DFL);
+		raise(stop_sig);
+		return 128 + stop_sig;
+	}
 	release_held(&t);
 	flush_partial(&t);
 	if (timed_out) {

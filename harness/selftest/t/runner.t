@@ -128,15 +128,15 @@ is "a pattern that matches nothing is refused (exit 2)" $? 2
 "$top/harness/check" --test > "$scratch/out" 2>&1
 is "--test without a value: exit 2" $? 2
 like "with the usage" "$scratch/out" '^Usage: harness/check'
-"$top/harness/check" --list --ns uts,time > "$scratch/list" 2>&1
+"$top/harness/check" --list --ns uts,time > "$scratch/list" 2> "$scratch/list.err"
 is "--ns uts,time lists only those types" "$(sed 's|/.*||' "$scratch/list" | sort -u | xargs)" \
 	"time time_exec time_fixes time_fixes_futex time_offsets uts"
 "$top/harness/check" --list --ns mount > "$scratch/out" 2>&1
 is "an unknown namespace type is refused (exit 2)" $? 2
-"$top/harness/check" --list --test '*unbindable*' > "$scratch/list" 2>&1
+"$top/harness/check" --list --test '*unbindable*' > "$scratch/list" 2> "$scratch/list.err"
 is "--list --test lists what would run" "$(wc -l < "$scratch/list")" 4
 # --list names exactly the tests the binaries report, one for one, all of them.
-"$top/harness/check" --list > "$scratch/list" 2>&1
+"$top/harness/check" --list > "$scratch/list" 2> "$scratch/list.err"
 is "--list: one name per test, no bogus name" "$(sort "$scratch/list" | uniq -d | wc -l)" 0
 "$top/harness/check" --results "$scratch/r" --run-id all --no-hygiene --pass user --quiet \
 	--jobs 2 > "$scratch/out" 2>&1
