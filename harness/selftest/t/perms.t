@@ -42,14 +42,22 @@ like "root-only binary: as uid 65534" "$scratch/out" '^# Uid:[[:space:]]+65534[[
 like "root-only binary: with no capability" "$scratch/out" '^# CapEff:[[:space:]]+0+$'
 
 # The case keeps its name (process lists, pgrep) and its private copy goes with it.
-"$nsrun" --pass user --timeout 3 -- "$home/project/build/cases/hangs" > "$scratch/out" 2>&1 &
-sleep 1
+# Its 4 processes are counted as soon as all are there (a loaded machine
+# takes more than a second to start them), within its 5 s timeout.
+"$nsrun" --pass user --timeout 5 -- "$home/project/build/cases/hangs" > "$scratch/out" 2>&1 &
 orig=$home/project/build/cases/hangs
-own=$(for p in $(pgrep -x hangs); do
-	# The same path, but another file system: the private copy.
-	[ "$(readlink "/proc/$p/exe")" = "$orig" ] &&
-		[ "$(stat -L -c %d "/proc/$p/exe")" != "$(stat -c %d "$orig")" ] && echo copy
-done | grep -c copy)
+copies() {
+	for p in $(pgrep -x hangs); do
+		# The same path, but another file system: the private copy.
+		[ "$(readlink "/proc/$p/exe")" = "$orig" ] &&
+			[ "$(stat -L -c %d "/proc/$p/exe")" != "$(stat -c %d "$orig")" ] && echo copy
+	done | grep -c copy
+}
+for i in $(seq 40); do
+	own=$(copies)
+	[ "$own" -ge 4 ] && break
+	sleep 0.1
+done
 is "root-only binary: its processes run from a copy, under the case's name and path" "$own" 4
 wait
 like "root-only binary: hangs reached its hang" \
