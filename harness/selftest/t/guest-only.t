@@ -48,7 +48,7 @@ unlike "a comparison does not call it missing" "$scratch/cmp" 'MISSING.*whoami'
 # The guest: the guest-only binary goes last, in LATE.
 if ! command -v cpio >/dev/null || ! /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
    [ ! -x "$nsrun" ]; then
-	for i in 1 2 3 4 5 6 7 8 9; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
+	for i in $(seq 9); do skip "needs cpio, busybox-static and build/harness/nsrun"; done
 	done_testing
 fi
 kd=$scratch/kernel
