@@ -11,7 +11,6 @@
  * sockets, so the binary needs no library beyond the fixtures.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>		/* before the linux/ headers: their if.h yields to it */
 #include <linux/if_link.h>
@@ -32,77 +31,6 @@
 #define NO_DRIVER 3
 
 #define TUN "nsct0"
-
-struct tunnel {
-	const char *kind;	/* IFLA_INFO_KIND */
-	int family;		/* of its addresses */
-	int local, remote;	/* the IFLA_INFO_DATA attributes of the two ends */
-};
-
-/* Address number @n of the documentation ranges in @t's family, as attribute @type. */
-static void addr_attr(struct nlmsghdr *h, const struct tunnel *t, int type, int n)
-{
-	char text[32];
-	unsigned char a[16];
-
-	if (t->family == AF_INET)
-		snprintf(text, sizeof(text), "192.0.2.%d", n);
-	else
-		snprintf(text, sizeof(text), "2001:db8::%d", n);
-	inet_pton(t->family, text, a);
-	ns_nl_attr(h, type, a, t->family == AF_INET ? 4 : 16);
-}
-
-/*
- * RTM_NEWLINK for TUN: made with local address 1 and remote address
- * @remote (@create), or changed to remote address @remote.  0 or -errno.
- */
-static int tunnel_link(const struct tunnel *t, bool create, int remote)
-{
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct rtattr *info, *data;
-	struct ns_nlreq r;
-
-	if (!create) {
-		ifi.ifi_index = if_nametoindex(TUN);
-		if (!ifi.ifi_index)
-			return -errno;
-	}
-	memset(&r, 0, sizeof(r));
-	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
-	r.h.nlmsg_type = RTM_NEWLINK;
-	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (create ? NLM_F_CREATE | NLM_F_EXCL : 0);
-	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
-	if (create)
-		ns_nl_attr(&r.h, IFLA_IFNAME, TUN, sizeof(TUN));
-	info = ns_nl_attr(&r.h, IFLA_LINKINFO, NULL, 0);
-	ns_nl_attr(&r.h, IFLA_INFO_KIND, t->kind, strlen(t->kind) + 1);
-	data = ns_nl_attr(&r.h, IFLA_INFO_DATA, NULL, 0);
-	if (create)
-		addr_attr(&r.h, t, t->local, 1);
-	addr_attr(&r.h, t, t->remote, remote);
-	ns_nl_nest_end(&r.h, data);
-	ns_nl_nest_end(&r.h, info);
-	return ns_nl_talk(&r);
-}
-
-/* Move TUN into the netns open as @nsfd: 0 or -errno. */
-static int tunnel_move(int nsfd)
-{
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(TUN) };
-	__u32 fd = nsfd;
-	struct ns_nlreq r;
-
-	if (!ifi.ifi_index)
-		return -errno;
-	memset(&r, 0, sizeof(r));
-	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
-	r.h.nlmsg_type = RTM_NEWLINK;
-	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	memcpy(NLMSG_DATA(&r.h), &ifi, sizeof(ifi));
-	ns_nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
-	return ns_nl_talk(&r);
-}
 
 /* Our ids, set before the holder starts: its root is mapped to them. */
 static uid_t our_uid;
@@ -125,8 +53,8 @@ static int holder_setup(void *arg)
 /* Released, the holder changes the tunnel it has: EPERM is the answer. */
 static int holder_changes(void *arg)
 {
-	const struct tunnel *t = arg;
-	int err = tunnel_link(t, false, 4);
+	const struct ns_tunnel *t = arg;
+	int err = ns_tunnel_link(t, TUN, false, 0, 4);
 
 	if (err == -EPERM)
 		return 0;
@@ -137,12 +65,12 @@ static int holder_changes(void *arg)
 
 static int tunnel_worker(void *arg)
 {
-	const struct tunnel *t = arg;
+	const struct ns_tunnel *t = arg;
 	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .setup = holder_setup,
 			       .release = holder_changes, .arg = arg };
 	int here, there = -1, err, rc;
 
-	err = tunnel_link(t, true, 2);
+	err = ns_tunnel_link(t, TUN, true, 1, 2);
 	if (err == -EOPNOTSUPP)
 		return NO_DRIVER;
 	if (err) {
@@ -155,7 +83,7 @@ static int tunnel_worker(void *arg)
 	if (here < 0 || ns_holder_begin(&h))
 		return child_fail("a holder in a user and network namespace of its own");
 	there = ns_open(h.pid, "net");
-	err = there < 0 ? there : tunnel_move(there);
+	err = there < 0 ? there : ns_link_move(TUN, there, NULL);
 	if (err) {
 		errno = -err;
 		child_fail("move the %s tunnel to the holder's netns: %m", t->kind);
@@ -166,7 +94,7 @@ static int tunnel_worker(void *arg)
 		child_fail("setns() to the holder's netns: %m");
 		goto fail;
 	}
-	err = tunnel_link(t, false, 3);
+	err = ns_tunnel_link(t, TUN, false, 0, 3);
 	if (setns(here, CLONE_NEWNET))
 		_exit(child_fail("setns() back: %m"));		/* not home: stop */
 	if (err) {
@@ -191,7 +119,7 @@ fail:
 #define TUNNEL_TEST(name, what, config, ...)						\
 	TEST(name)								\
 	{									\
-		static const struct tunnel t = { __VA_ARGS__ };			\
+		static const struct ns_tunnel t = { __VA_ARGS__ };			\
 		int rc;								\
 										\
 		NS_NEED_ADMIN_OR_USERNS();					\

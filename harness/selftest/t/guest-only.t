@@ -8,7 +8,7 @@
 # timeout=SECS of the list becomes TIMEOUT_CASE).
 # Self-test binaries stand in for the cases: whoami is the guest-only one.
 . "$(dirname "$0")/../lib.sh"
-plan 15
+plan 18
 printf '# binary  why\nwhoami  timeout=7  it hangs a kernel without the fix (self-test)\n' \
 	> "$scratch/guest-only"
 export NSCONFORM_GUEST_ONLY=$scratch/guest-only
@@ -48,7 +48,7 @@ unlike "a comparison does not call it missing" "$scratch/cmp" 'MISSING.*whoami'
 # The guest: the guest-only binary goes last, in LATE.
 if ! command -v cpio >/dev/null || ! /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
    [ ! -x "$nsrun" ]; then
-	for i in 1 2 3 4 5 6; do skip "needs cpio, busybox-static and build/harness/nsrun"; done
+	for i in $(seq 9); do skip "needs cpio, busybox-static and build/harness/nsrun"; done
 	done_testing
 fi
 kd=$scratch/kernel
@@ -64,4 +64,19 @@ like "as a guest-only one (its passes in reverse)" "$scratch/x/etc/nsconform.con
 	'^GUEST_ONLY="whoami"$'
 like "with its own timeout" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_whoami=7$'
 unlike "no other binary has one" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_(failing|hangs)='
+
+# A module harness/guest/modules names for two cases (ip6_vti: net_fixes_tunnel and the
+# guest-only net_fixes_vti6) is loaded for each (harness/guest/init skips it the second time).
+md=$scratch/mods
+mkdir -p "$md/modules" "$md/cases"
+echo ip6_vti > "$md/modules/order"
+printf 'depends=\0' > "$md/modules/ip6_vti.ko"
+for c in net_fixes_tunnel net_fixes_vti6; do cp "$selftest/whoami" "$md/cases/$c"; done
+"$top/harness/guest/mkinitramfs" "$scratch/m.cpio" "$md" "$md/cases/net_fixes_tunnel" \
+	"$md/cases/net_fixes_vti6" 2>> "$scratch/mk.err"
+is "mkinitramfs builds the two" $? 0
+(cd "$scratch" && mkdir y && cd y && cpio -id --quiet etc/nsconform.conf < ../m.cpio)
+like "the module is loaded for the first" "$scratch/y/etc/nsconform.conf" \
+	'^LATE_MODS_net_fixes_tunnel="ip6_vti"$'
+like "and for the second" "$scratch/y/etc/nsconform.conf" '^LATE_MODS_net_fixes_vti6="ip6_vti"$'
 done_testing
