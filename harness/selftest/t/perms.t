@@ -50,7 +50,8 @@ copies() {
 	for p in $(pgrep -x hangs); do
 		# The same path, but another file system: the private copy.
 		[ "$(readlink "/proc/$p/exe")" = "$orig" ] &&
-			[ "$(stat -L -c %d "/proc/$p/exe")" != "$(stat -c %d "$orig")" ] && echo copy
+			[ "$(stat -L -c %d "/proc/$p/exe")" != "$(stat -c %d "$orig")" ] &&
+			echo copy
 	done | grep -c copy
 }
 for i in $(seq 40); do
