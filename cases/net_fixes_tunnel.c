@@ -68,6 +68,7 @@ static int tunnel_worker(void *arg)
 	const struct ns_tunnel *t = arg;
 	struct ns_holder h = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .setup = holder_setup,
 			       .release = holder_changes, .arg = arg };
+	bool vti6 = !strcmp(t->kind, "vti6"), relinked = false;
 	int here, there = -1, err, rc;
 
 	err = ns_tunnel_link(t, TUN, true, 1, 2);
@@ -103,9 +104,21 @@ static int tunnel_worker(void *arg)
 			   t->kind);
 		goto fail;
 	}
+	/*
+	 * A vti6 tunnel changed from its device's netns is also linked in that
+	 * netns's table on a kernel without "ip6: vti: Use ip6_tnl.net in
+	 * vti6_changelink()" (net_fixes_vti6 tests that fix): a tunnel with the
+	 * same ends cannot be made there.  Such a kernel oopses in the netns
+	 * cleanup unless the tables are untangled at the end.
+	 */
+	if (vti6)
+		relinked = ns_tunnel_link_in(t, there, here, "nsct1", true, 0, 3) == -EEXIST;
 	/* The side the fix is about: the holder, root where the device is only. */
 	rc = ns_holder_stop(&h);
-	close(there);
+	if (relinked)
+		ns_vti6_untangle(t, TUN, here, there, 1, 2);	/* closes there */
+	else
+		close(there);
 	close(here);
 	return rc;
 fail:

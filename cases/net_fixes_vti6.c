@@ -65,20 +65,6 @@ static int other_netns(int here)
 	return there;
 }
 
-/* ns_tunnel_link() of vti6 tunnel @name in the netns open as @nsfd, then back to @home. */
-static int vti6_link_in(int nsfd, int home, const char *name, bool create, int local,
-			int remote)
-{
-	int err;
-
-	if (setns(nsfd, CLONE_NEWNET))
-		return -errno;
-	err = ns_tunnel_link(&vti6, name, create, local, remote);
-	if (setns(home, CLONE_NEWNET))
-		_exit(child_fail("setns() back: %m"));
-	return err;
-}
-
 /* SIOCCHGTUNNEL on vti6 tunnel @name of the caller's netns: ends @local and @remote. */
 static int vti6_ioctl_change(const char *name, int local, int remote)
 {
@@ -105,39 +91,6 @@ static int vti6_ioctl_change(const char *name, int local, int remote)
 
 /* How the moved tunnel is changed from the netns it is in. */
 enum change_by { BY_NETLINK, BY_IOCTL };
-
-/*
- * The moved tunnel, in the table of @here (A) and of @there (B) on an
- * unfixed kernel, at other buckets: change it from B back to the ends it
- * has in A's table (the buckets agree), then close B so that B's cleanup
- * unregisters it and unlinks it from A's table; wait for that, so A's
- * cleanup finds no freed tunnel in its table (the oops of the unfixed
- * kernels).  Best effort: the test has failed already.
- */
-static void unfixed_kernel_untangle(int here, int there)
-{
-	struct timespec tick = { 0, 50 * 1000 * 1000 };
-	int i, err;
-
-	err = vti6_link_in(there, here, TUN, false, 1, 2);
-	if (!err && setns(there, CLONE_NEWNET))
-		err = -errno;
-	if (!err) {
-		err = ns_link_move(TUN, here, NULL);
-		if (setns(here, CLONE_NEWNET))
-			_exit(child_fail("setns() back: %m"));
-	}
-	if (err) {
-		fprintf(stderr, "# untangling the vti6 tables: %s\n", strerror(-err));
-		return;
-	}
-	close(there);
-	for (i = 0; i < 200 && if_nametoindex(TUN); i++)
-		nanosleep(&tick, NULL);
-	fprintf(stderr, "# untangling the vti6 tables: %s after %d ms\n", if_nametoindex(TUN) ?
-		"the tunnel still in its netns" : "the other netns's cleanup took the tunnel",
-		i * 50);
-}
 
 /*
  * In netns A: a vti6 tunnel from 2001:db8::1 to 2001:db8::2, moved to a
@@ -185,7 +138,7 @@ static int vti6_change_worker(void *arg)
 		return child_fail("change the moved vti6 tunnel with %s from its netns: %m", how);
 	}
 	in_a = ns_tunnel_link(&vti6, PROBE, true, 1, 3);
-	in_b = vti6_link_in(there, here, PROBE, true, 1, 3);
+	in_b = ns_tunnel_link_in(&vti6, there, here, PROBE, true, 1, 3);
 	if (in_a == -EEXIST && in_b == 0)
 		return 0;
 	child_fail("after a %s change from the device's netns, a new vti6 tunnel with the "
@@ -193,7 +146,7 @@ static int vti6_change_worker(void *arg)
 		   "device's (expected made)", how, in_a ? strerror(-in_a) : "made",
 		   in_b ? strerror(-in_b) : "made");
 	if (in_b == -EEXIST)
-		unfixed_kernel_untangle(here, there);
+		ns_vti6_untangle(&vti6, TUN, here, there, 1, 2);
 	return 1;
 }
 
