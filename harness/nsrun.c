@@ -1004,6 +1004,8 @@ int main(int argc, char **argv)
 
 	parse_opts(argc, argv, &o);
 	catch_stop();
+	/* Before the cgroup: a run that cannot start leaves nothing behind. */
+	t.copy = open_tap(&o);
 	o.cgroup[0] = '\0';
 	if (!strcmp(o.pass, "user") && geteuid() == 0 && ns_have_sys_admin()) {
 		char cg[48];
@@ -1024,18 +1026,21 @@ int main(int argc, char **argv)
 			o.cgroup[0] = '\0';
 	}
 	name = strrchr(o.argv[0], '/') ? strrchr(o.argv[0], '/') + 1 : o.argv[0];
-	t.copy = open_tap(&o);
 	health_open(&h);
 	health_name_case(&h, &o);
 	t.health = &h;
 	if (pipe2(p, O_CLOEXEC)) {
 		perror("nsrun: pipe");
+		if (o.cgroup[0])
+			cgns_rmtree(o.cgroup);
 		return 2;
 	}
 	fcntl(p[1], F_SETFD, 0);
 	pid = start(&o, p[1], &own_ns);
 	if (pid < 0) {
 		perror("nsrun: clone");
+		if (o.cgroup[0])
+			cgns_rmtree(o.cgroup);
 		return 2;
 	}
 	close(p[1]);

@@ -2,7 +2,7 @@
 # The host runner: failures fail the run, hangs and crashes are bounded and
 # named, the user pass really has no privilege, results are kept.
 . "$(dirname "$0")/../lib.sh"
-plan 54
+plan 55
 
 # A failing case makes harness/check exit non-zero and keeps its TAP.
 "$top/harness/check" --results "$scratch/r" --run-id fail --no-hygiene --pass user \
@@ -50,7 +50,13 @@ if [ -n "$cg2" ] && [ -w "$cg2" ] && [ "$(id -u)" = 0 ]; then
 	mine=$(sed -n 's|^# cgroup \(/.*nsrun-user-[0-9]*-[0-9]*\) writable 1$|\1|p' "$scratch/who")
 	left=$( [ -n "$mine" ] && [ -e "$cg2$mine" ] && echo "$mine" )
 	is "it is removed when the case ends" "${mine:+${left:-gone}}" gone
+	# A run that cannot start (its TAP folder is missing) makes none.
+	"$nsrun" --pass user --cgroup-name "nsconform-selftest-$$" --tap-dir "$scratch/none" \
+		-- "$selftest/whoami" > /dev/null 2>&1
+	is "a run that cannot write its TAP leaves no cgroup" \
+		"$(find "$cg2" -maxdepth 6 -name "nsconform-selftest-$$" | wc -l)" 0
 else
+	skip "no writable cgroup v2 hierarchy here"
 	skip "no writable cgroup v2 hierarchy here"
 	skip "no writable cgroup v2 hierarchy here"
 fi
