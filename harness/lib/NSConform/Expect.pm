@@ -182,9 +182,16 @@ sub claims_of {
 	my $src = slurp("$top/cases/$binary.c") // '';
 	my @lines = split /\n/, $src;
 	for my $i (0 .. $#lines) {
-		next unless $lines[$i]
-		    =~ /^TEST(_F|_SIGNAL|_F_TIMEOUT)?\(\s*(\w+)(?:\s*,\s*(\w+))?/;
-		my ($kind, $a, $b) = ($1 // '', $2, $3);
+		# TEST(), TEST_F() ..., or a case's own wrapper of TEST() whose
+		# first argument is the test's name (TUNNEL_TEST(name, ...)).
+		my ($kind, $a, $b);
+		if ($lines[$i] =~ /^TEST(_F|_SIGNAL|_F_TIMEOUT)?\(\s*(\w+)(?:\s*,\s*(\w+))?/) {
+			($kind, $a, $b) = ($1 // '', $2, $3);
+		} elsif ($lines[$i] =~ /^[A-Z][A-Z0-9_]*_TEST\(\s*(\w+)/) {
+			($kind, $a) = ('', $1);
+		} else {
+			next;
+		}
 		my $name = $kind =~ /_F/ ? "$a.$b" : $a;
 		my $j = $i - 1;
 		my @block;

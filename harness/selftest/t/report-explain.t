@@ -10,7 +10,7 @@
 # skip reasons in their cells and references as links.
 . "$(dirname "$0")/../lib.sh"
 report=$top/harness/report
-plan 37
+plan 38
 
 # A failure of a real case (its claim is read from cases/mnt_propagation.c).
 k=$scratch/res/run/6.18.44-test
@@ -159,4 +159,14 @@ like "check: the deviation while the pass runs" "$scratch/check.out" \
 	'failing \.+ known deviation fails$'
 like "check: ends with what is wrong, by name (F7)" "$scratch/check.out" \
 	'^  KNOWN failing/fails \((6\.|[0-9]).*\): first fixed unknown \[selftest:failing\.c\]'
+# A test a case's own wrapper of TEST() defines (TUNNEL_TEST(name, ...)) has its claim too.
+k2=$scratch/res/wrap/6.18.44-test
+mkdir -p "$k2/root"
+printf 'kernel=6.18.44-test\npasses=root\n' > "$k2/meta"
+printf '%s\n' 'TAP version 13' '1..1' \
+	'#  RUN           global.gre_changelink_needs_cap_over_link_netns ...' \
+	'not ok 1 global.gre_changelink_needs_cap_over_link_netns' > "$k2/root/net_fixes_tunnel.tap"
+"$report" --failures --width 0 --expectations /dev/null "$k2" > "$scratch/f2" 2>&1
+like "--failures: the claim of a test a wrapper macro defines" "$scratch/f2" \
+	'^      claim: A gre tunnel moved into a netns whose owner has no CAP_NET_ADMIN'
 done_testing
