@@ -40,28 +40,6 @@ static int veth_add(const char *a, const char *b)
 	return err == -EOPNOTSUPP || err == -ENODEV ? NO_VETH : err;
 }
 
-/* Move device @name into the netns open as @nsfd, named @rename there if set. */
-static int link_to_netns_as(const char *name, int nsfd, const char *rename)
-{
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = if_nametoindex(name) };
-	struct ns_nlreq r;
-	__u32 fd = nsfd;
-
-	if (!ifi.ifi_index)
-		return -errno;
-	ns_nl_start(&r, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
-	ns_nl_attr(&r.h, IFLA_NET_NS_FD, &fd, sizeof(fd));
-	if (rename)
-		ns_nl_attr(&r.h, IFLA_IFNAME, rename, strlen(rename) + 1);
-	return ns_nl_talk(&r);
-}
-
-/* Move device @name into the netns open as @nsfd: 0 or -errno. */
-static int link_to_netns(const char *name, int nsfd)
-{
-	return link_to_netns_as(name, nsfd, NULL);
-}
-
 /* RTM_DELLINK of @name, in the netns with id @nsid when it is >= 0: 0 or -errno. */
 static int link_del(const char *name, int nsid)
 {
@@ -139,7 +117,7 @@ static int dellink_worker(void *arg)
 		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
-	if (err || (err = link_to_netns("nsc1", nsfd)) || (err = veth_add("nsc1", "nsc2"))) {
+	if (err || (err = ns_link_move("nsc1", nsfd, NULL)) || (err = veth_add("nsc1", "nsc2"))) {
 		child_fail("veth pairs nsc0/nsc1 (nsc1 moved) and nsc1/nsc2: %s", strerror(-err));
 		goto out;
 	}
@@ -251,12 +229,12 @@ static int nametaken_worker(void *arg)
 		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
-	if (err || (err = link_to_netns("nsm1", nsfd)) || (err = veth_add("nsm1", "nsm2"))) {
+	if (err || (err = ns_link_move("nsm1", nsfd, NULL)) || (err = veth_add("nsm1", "nsm2"))) {
 		child_fail("veth pairs nsm0/nsm1 (nsm1 moved) and nsm1/nsm2: %s", strerror(-err));
 		goto out;
 	}
 	/* The input the fix is about: the name is taken there. */
-	err = link_to_netns("nsm1", nsfd);
+	err = ns_link_move("nsm1", nsfd, NULL);
 	if (err != -EEXIST) {
 		child_fail("move nsm1 into a netns that has an nsm1: %s, expected EEXIST",
 			   err ? strerror(-err) : "success");
@@ -267,7 +245,7 @@ static int nametaken_worker(void *arg)
 		goto out;
 	}
 	/* The input the fix leaves alone: a free name moves. */
-	err = link_to_netns("nsm2", nsfd);
+	err = ns_link_move("nsm2", nsfd, NULL);
 	if (err || proc_net_dev_has(b.pid, "nsm2") != 1) {
 		child_fail("move nsm2 into the second netns: %s", strerror(-err));
 		goto out;
@@ -315,7 +293,7 @@ static int altname_worker(void *arg)
 		rc = ns_child_lacks(NS_F_VETH);
 		goto out;
 	}
-	if (err || (err = link_to_netns("nsa1", nsfd)) || (err = veth_add("nsa2", "nsa3"))) {
+	if (err || (err = ns_link_move("nsa1", nsfd, NULL)) || (err = veth_add("nsa2", "nsa3"))) {
 		child_fail("veth pairs nsa0/nsa1 (nsa1 moved) and nsa2/nsa3: %s", strerror(-err));
 		goto out;
 	}
@@ -329,14 +307,14 @@ static int altname_worker(void *arg)
 		goto out;
 	}
 	/* The input the fix leaves alone: an altname free there moves along. */
-	err = link_to_netns("nsa2", nsfd);
+	err = ns_link_move("nsa2", nsfd, NULL);
 	if (err) {
 		child_fail("move nsa2 (altname nsfree) into the second netns: %s",
 			   strerror(-err));
 		goto out;
 	}
 	/* The input the fix is about: the altname is a device's name there. */
-	err = link_to_netns("nsa0", nsfd);
+	err = ns_link_move("nsa0", nsfd, NULL);
 	if (err != -EEXIST) {
 		child_fail("move nsa0, altname nsa1, into a netns that has an nsa1: %s, "
 			   "expected EEXIST", err ? strerror(-err) : "success");
@@ -437,7 +415,7 @@ static int rename_worker(void *arg)
 		child_fail("veth pair nsr0/nsr1: %s", strerror(err ? -err : errno));
 		goto out;
 	}
-	err = link_to_netns_as("nsr0", nsfd, "nsr9");
+	err = ns_link_move("nsr0", nsfd, "nsr9");
 	if (err) {
 		child_fail("move nsr0 into the second netns as nsr9: %s", strerror(-err));
 		goto out;
