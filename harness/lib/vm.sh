@@ -182,15 +182,20 @@ guest_stop_all() {
 }
 
 # guest_stalled STREAM KLOG: whether a running guest is past saving: its
-# kernel logged an oops or BUG (klog_crash) and the runner has written
-# nothing for NSCONFORM_STALL_S seconds (default 60) since.  Call it about
+# kernel logged an oops or BUG (klog_crash) and the runner has made no
+# progress for NSCONFORM_STALL_S seconds (default 60) since.  Progress is a
+# test result other than a kselftest timeout, or a case's start or end: a
+# kernel that died holding a lock (the RTNL) leaves every later test to time
+# out, one result line each 30 s, and that is no progress.  Call it about
 # every 5 s (STALL_TICK_S); it keeps its state in stall_size, stall_s.  A
 # guest whose kernel died but did not panic otherwise waits out the whole
 # watchdog (the sweep's 1,800 s) with its cases stuck in the kernel.
 stall_size=-1 stall_s=0
 guest_stalled() {
-	local s
-	s=$(stat -c %s "$1" 2>/dev/null) || s=0
+	local s t
+	s=$(grep -Ec '^(ok |not ok |@@nsconform (begin|end|done) )' "$1" 2>/dev/null) || s=0
+	t=$(grep -c 'Test terminated by timeout' "$1" 2>/dev/null) || t=0
+	s=$((s - t))
 	if [ "$s" != "$stall_size" ]; then
 		stall_size=$s stall_s=0
 		return 1

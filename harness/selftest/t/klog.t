@@ -3,8 +3,10 @@
 # used by harness/matrix): a panic, BUG, Oops or the kernel's own general
 # protection fault do; a user program's crash (traps: NAME[PID] ...,
 # NAME[PID]: segfault at ...) and what a program writes to /dev/kmsg do not.
+# After such a crash, a guest whose tests only time out has stalled
+# (harness/lib/vm.sh, guest_stalled).
 . "$(dirname "$0")/../lib.sh"
-plan 9
+plan 11
 . "$top/harness/lib/klog.sh"
 
 # A guest console log where a test program crashed in three ways.
@@ -43,4 +45,27 @@ is "a soft lockup naming a task is a crash" \
 is "a hung task is a crash" \
 	"$(kernel 'INFO: task mnt_ns:4242 blocked for more than 120 seconds.')" \
 	"INFO: task mnt_ns:4242 blocked for more than 120 seconds"
+# guest_stalled: a guest after an oops whose tests time out one by one (the
+# kernel died holding a lock) makes no progress; a real result is progress.
+printf '[   13.2] BUG: kernel NULL pointer dereference, address: 0000000000000188\n' \
+	> "$scratch/oops.klog"
+printf '@@nsconform begin root net_fixes_vti6\nok 1 global.a\n' > "$scratch/stream"
+stalled() {
+	bash -c '. "$1/harness/lib/klog.sh"; . "$1/harness/lib/vm.sh"
+		STALL_TICK_S=30 NSCONFORM_STALL_S=60
+		timed_out() {
+			printf "# %s: Test terminated by timeout\nnot ok %s global.%s\n" \
+				"$1" "$2" "$1" >> "$3"
+		}
+		guest_stalled "$2" "$3"; echo -n "$?"
+		timed_out b 2 "$2"
+		guest_stalled "$2" "$3"; echo -n "$?"
+		timed_out c 3 "$2"
+		guest_stalled "$2" "$3"; echo -n "$?"
+		printf "ok 4 global.d\n" >> "$2"
+		guest_stalled "$2" "$3"; echo "$?"' - "$top" "$scratch/stream" "$scratch/oops.klog"
+}
+got=$(stalled)
+is "after an oops, 60 s of only timeouts is a stalled guest" "${got%?}" 110
+is "a result that is no timeout is progress" "${got#???}" 1
 done_testing
