@@ -8,7 +8,7 @@
 # timeout=SECS of the list becomes TIMEOUT_CASE).
 # Self-test binaries stand in for the cases: whoami is the guest-only one.
 . "$(dirname "$0")/../lib.sh"
-plan 18
+plan 19
 printf '# binary  why\nwhoami  timeout=7  it hangs a kernel without the fix (self-test)\n' \
 	> "$scratch/guest-only"
 export NSCONFORM_GUEST_ONLY=$scratch/guest-only
@@ -48,7 +48,7 @@ unlike "a comparison does not call it missing" "$scratch/cmp" 'MISSING.*whoami'
 # The guest: the guest-only binary goes last, in LATE.
 if ! command -v cpio >/dev/null || ! /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
    [ ! -x "$nsrun" ]; then
-	for i in $(seq 9); do skip "needs cpio, busybox-static and build/harness/nsrun"; done
+	for i in $(seq 10); do skip "needs cpio, busybox-static and build/harness/nsrun"; done
 	done_testing
 fi
 kd=$scratch/kernel
@@ -64,6 +64,13 @@ like "as a guest-only one (its passes in reverse)" "$scratch/x/etc/nsconform.con
 	'^GUEST_ONLY="whoami"$'
 like "with its own timeout" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_whoami=7$'
 unlike "no other binary has one" "$scratch/x/etc/nsconform.conf" '^TIMEOUT_(failing|hangs)='
+# Two guest-only binaries run in the order of the list (the one that can wedge a kernel last).
+printf 'failing  it oopses\nwhoami  it wedges\n' > "$scratch/go2"
+NSCONFORM_GUEST_ONLY=$scratch/go2 "$top/harness/guest/mkinitramfs" "$scratch/i2.cpio" "$kd" \
+	"$selftest/whoami" "$selftest/failing" "$selftest/hangs" 2> "$scratch/mk.err"
+(cd "$scratch" && mkdir x2 && cd x2 && cpio -id --quiet etc/nsconform.conf < ../i2.cpio)
+like "two guest-only binaries run in the list's order" "$scratch/x2/etc/nsconform.conf" \
+	'^LATE="failing whoami"$'
 
 # A module harness/guest/modules names for two cases (ip6_vti: net_fixes_tunnel and the
 # guest-only net_fixes_vti6) is loaded for each (harness/guest/init skips it the second time).
