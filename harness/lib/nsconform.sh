@@ -58,16 +58,15 @@ find_cases() {
 	done
 }
 
-guest_only_file=${NSCONFORM_GUEST_ONLY:-$top/fixtures/data/guest-only}
+. "$top/harness/lib/guest-lists.sh"
 guest_only=
 host_cases() {
 	local keep=${1:-} fd=${2:-1} c n t why kept=()
 	local -A go=()
-	[ -r "$guest_only_file" ] || return 0
-	while read -r n t why; do
-		case "$t" in timeout=*) ;; *) why="$t${why:+ $why}" ;; esac
+	while IFS=$'\037' read -r n t why; do
 		go[$n]=$why
-	done < <(sed 's/^#.*//' "$guest_only_file" | awk 'NF')
+	done < <(guest_only_entries)
+	[ ${#go[@]} -gt 0 ] || return 0
 	for c in "${cases[@]}"; do
 		n=${c##*/}
 		if [ -z "${go[$n]+set}" ]; then
