@@ -35,6 +35,13 @@ cases=() case_args=()
 usage() { sed -n '2,$ { /^#/!q; s/^# \{0,1\}//; p; }' "$0"; }
 die() { echo "$me: $*" >&2; exit 2; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# nap SECS: sleep without a process (read times out on a pipe nobody writes
+# to), for loops that poll a guest ten times a second for its whole life.
+nap() {
+	[ -n "${nap_fd:-}" ] || exec {nap_fd}<> <(:)
+	read -r -t "$1" -u "$nap_fd" _ 2>/dev/null
+	return 0
+}
 
 parse_pass() {
 	case "$1" in
