@@ -2,7 +2,8 @@
 # goes into a guest: fixtures/data/guest-only (NSCONFORM_GUEST_ONLY names
 # another file; for harness/lib/nsconform.sh's host_cases and
 # harness/guest/mkinitramfs) and harness/guest/modules (for mkinitramfs and
-# harness/sweep).  Source it with top set.
+# harness/sweep), and of the modules' own dependencies (for harness/kernel
+# and mkinitramfs).  Source it with top set.
 guest_only_file=${NSCONFORM_GUEST_ONLY:-$top/fixtures/data/guest-only}
 
 # guest_only_entries: a line per binary of the file, in its order: NAME,
@@ -33,4 +34,18 @@ guest_modules_entries() {
 		done
 		[ "$n" = 1 ] || echo "$name"
 	done < <(sed 's/#.*//' "${1:-$top/harness/guest/modules}" | awk 'NF')
+}
+
+# ko_depends DIR NAME...: a line per module DIR/NAME.ko that has a depends=
+# (modinfo) string: NAME, then the modules it names (a - read as _), by
+# spaces.  One grep reads them all.
+ko_depends() {
+	local dir=$1 m d
+	shift
+	[ $# -gt 0 ] || return 0
+	while IFS=: read -r m d; do
+		d=${d#depends=}
+		d=${d//,/ }
+		echo "${m%.ko} ${d//-/_}"
+	done < <(cd "$dir" && grep -a -o -m 1 -H 'depends=[A-Za-z0-9_,-]*' -- "${@/%/.ko}")
 }
