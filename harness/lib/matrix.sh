@@ -197,10 +197,14 @@ on_signal() {
 # fixtures/data/expectations: a kernel bug already on file).  The crash is
 # still the kernel folder's status; only the run's exit status is spared.
 # Cases the guest never reached (meta's not_run=) have no results for report
-# to judge: a crash that lost them is never known.
+# to judge: a crash that lost them is never known.  Nor is one with nothing of
+# the kernel's to blame, no oops in its log and no case running when the guest
+# died (a watchdog stop after the last case): no entry can cover it.
 crash_known() {
 	local out	# (not report | grep -q: report exits 1 on a crash, pipefail)
 	grep -q '^not_run=' "$1/meta" && return 1
+	grep -q '^crash_case=' "$1/meta" || [ -n "$(klog_crash "$1/klog" "$1/dmesg")" ] ||
+		return 1
 	out=$("$top/harness/report" --failures "$1" 2>/dev/null)
 	printf '%s\n' "$out" |
 		grep -E '^nsconform: what is wrong: (.*, )?0 unexpected failure\(s\)' > /dev/null
