@@ -337,7 +337,8 @@ static int links_of_undumpable(void *arg)
 	if (!rc && err)
 		rc = child_fail("%s link of a dumpable process of our uid: %s", which,
 				strerror(err));
-	if (ns_sync_tell(&s, false, NULL, 0))
+	/* after a failure the target would wait out its bound for a word that never comes */
+	if (rc || ns_sync_tell(&s, false, NULL, 0))
 		kill(pid, SIGKILL);
 	if (ns_wait(pid, NS_WAIT_MS) && !rc)
 		rc = child_fail("the target failed");
