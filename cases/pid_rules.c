@@ -245,13 +245,18 @@ static int mover(struct adoption *a, bool use_setns)
 	} else {
 		if (unshare(CLONE_NEWPID))
 			return child_fail("unshare(CLONE_NEWPID): %m");
-		first = ns_clone(0);
+		/*
+		 * fork(), not ns_clone(): a child of ns_clone() dies with its parent
+		 * until it disarms that, and we may exit first (once in a loaded sweep:
+		 * the inner init died, and the orphan with it).
+		 */
+		fflush(stdout);
+		fflush(stderr);
+		first = fork();
 		if (first < 0)
 			return child_fail("fork the inner init: %m");
-		if (first == 0) {
-			prctl(PR_SET_PDEATHSIG, 0);
+		if (first == 0)
 			_exit(inner_init(a));
-		}
 	}
 	if (pipe(p))
 		return child_fail("pipe: %m");
