@@ -31,19 +31,6 @@ FIXTURE_TEARDOWN(pidns)
 	pidns_kill_tracked();
 }
 
-/* fork() whose child is not killed with its parent (an orphan to be). */
-static pid_t plain_fork(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid == 0)
-		prctl(PR_SET_PDEATHSIG, 0);
-	return pid;
-}
-
 /* --- orphans (orphan.c) --------------------------------------------------- */
 
 struct orphan_rec {
@@ -83,7 +70,7 @@ static int orphan_parent(int sock, struct ns_sync *s)
 
 	if (pipe(p))
 		return child_fail("pipe: %m");
-	switch (plain_fork()) {
+	switch (pidns_plain_fork()) {
 	case -1:
 		return child_fail("fork: %m");
 	case 0:
@@ -377,7 +364,7 @@ static int hardy(int sock, int hold)
 
 static int doomed_init(int sock, int hold, struct ns_sync *s)
 {
-	pid_t g = plain_fork();
+	pid_t g = pidns_plain_fork();
 
 	if (g < 0)
 		return child_fail("fork: %m");

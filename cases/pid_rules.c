@@ -246,13 +246,11 @@ static int mover(struct adoption *a, bool use_setns)
 		if (unshare(CLONE_NEWPID))
 			return child_fail("unshare(CLONE_NEWPID): %m");
 		/*
-		 * fork(), not ns_clone(): a child of ns_clone() dies with its parent
-		 * until it disarms that, and we may exit first (once in a loaded sweep:
-		 * the inner init died, and the orphan with it).
+		 * Not ns_clone(): its child dies with its parent until it disarms that,
+		 * and we may exit first (once in a loaded sweep: the inner init died,
+		 * and the orphan with it).
 		 */
-		fflush(stdout);
-		fflush(stderr);
-		first = fork();
+		first = pidns_plain_fork();
 		if (first < 0)
 			return child_fail("fork the inner init: %m");
 		if (first == 0)
